@@ -1,0 +1,152 @@
+// asyncshift::callback<T...> — the error-first completion handler.
+//
+// A callback is one pointer. It either owns a reference-counted block holding
+// a user continuation (copying the callback shares the block, so continuations
+// can capture it with [=] as JavaScript closures capture `done`), or borrows a
+// sink that lives somewhere else (an awaiter in a coroutine frame, a promise
+// state) and is never reference-counted: the pointer's low bit says which.
+// Borrowing is what lets a coroutine or a promise wait on a callback-style
+// operation without allocating.
+#pragma once
+
+#include "asyncshift/detail/pool.hpp"
+#include "asyncshift/error.hpp"
+
+#include <cassert>
+#include <concepts>
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace asyncshift {
+
+template <class... T>
+class callback;
+
+namespace detail {
+
+template <class... T>
+struct handler;
+
+template <class... T>
+struct handler_ops {
+  /// Delivers the outcome. Called at most once per handler.
+  void (*invoke)(handler<T...>* self, error&& e, T&&... values);
+  /// Destroys an owned handler when its last callback goes away.
+  void (*destroy)(handler<T...>* self) noexcept;
+};
+
+/// The common header of every handler, owned or borrowed.
+template <class... T>
+struct handler {
+  const handler_ops<T...>* ops;
+  std::uint32_t refs = 1;
+#ifndef NDEBUG
+  bool called = false;
+#endif
+};
+
+template <class F, class... T>
+concept continuation_for =
+    std::invocable<F&, error&&, T&&...> || (sizeof...(T) > 0 && std::invocable<F&, error&&>);
+
+template <class F, class... T>
+struct owned_handler final : handler<T...> {
+  F fn;
+
+  template <class G>
+  explicit owned_handler(G&& g) : handler<T...>{&ops_}, fn(static_cast<G&&>(g)) {}
+
+  static void invoke(handler<T...>* self, error&& e, T&&... values) {
+    auto* me = static_cast<owned_handler*>(self);
+    if constexpr (std::invocable<F&, error&&, T&&...>)
+      me->fn(std::move(e), std::move(values)...);
+    else
+      me->fn(std::move(e));
+  }
+  static void destroy(handler<T...>* self) noexcept { pool_delete(static_cast<owned_handler*>(self)); }
+
+  static constexpr handler_ops<T...> ops_{&invoke, &destroy};
+};
+
+} // namespace detail
+
+/// The completion handler `cb(error, T...)`. Call it exactly once, either as
+/// `cb(err, values...)` or, to fail, as `cb(err)` (the values are then
+/// default-constructed). A default-constructed callback ignores its call.
+template <class... T>
+class callback {
+  static_assert(sizeof...(T) <= 1, "a callback carries at most one value");
+
+public:
+  using handler_type = detail::handler<T...>;
+
+  callback() noexcept = default;
+  callback(std::nullptr_t) noexcept {}
+
+  /// Wraps a continuation `(error, T...)` (or `(error)`, ignoring the value).
+  template <class F>
+    requires(!std::same_as<std::remove_cvref_t<F>, callback> && detail::continuation_for<std::decay_t<F>, T...>)
+  callback(F&& f) // NOLINT: implicit, as a lambda converts to std::function
+      : bits_(reinterpret_cast<std::uintptr_t>(
+            static_cast<handler_type*>(detail::pool_new<detail::owned_handler<std::decay_t<F>, T...>>(static_cast<F&&>(f))))) {}
+
+  /// A callback that delivers to \p sink without owning it. The sink must
+  /// outlive the call; copies of a borrowing callback never touch it.
+  static callback borrow(handler_type* sink) noexcept {
+    callback c;
+    c.bits_ = reinterpret_cast<std::uintptr_t>(sink) | borrowed_bit;
+    return c;
+  }
+
+  callback(const callback& other) noexcept : bits_(other.bits_) {
+    if (owned()) ++get()->refs;
+  }
+  callback(callback&& other) noexcept : bits_(std::exchange(other.bits_, 0)) {}
+  callback& operator=(callback other) noexcept {
+    std::swap(bits_, other.bits_);
+    return *this;
+  }
+  ~callback() {
+    if (owned() && --get()->refs == 0) get()->ops->destroy(get());
+  }
+
+  explicit operator bool() const noexcept { return bits_ != 0; }
+
+  /// Low-level: gives up the callback as an opaque word, to be stored where a
+  /// callback object does not fit (a union in a coroutine promise), and takes
+  /// it back. Each released word must be adopted exactly once.
+  std::uintptr_t release_raw() noexcept { return std::exchange(bits_, 0); }
+  static callback adopt_raw(std::uintptr_t bits) noexcept {
+    callback c;
+    c.bits_ = bits;
+    return c;
+  }
+
+  /// Delivers the outcome.
+  void operator()(error e, T... values) const {
+    if (!bits_) return;
+    handler_type* h = get();
+#ifndef NDEBUG
+    assert(!h->called && "asyncshift::callback called twice");
+    h->called = true;
+#endif
+    h->ops->invoke(h, std::move(e), std::move(values)...);
+  }
+
+  /// Fails (or, with a success value, completes with default values).
+  void operator()(error e) const
+    requires(sizeof...(T) > 0)
+  {
+    (*this)(std::move(e), T{}...);
+  }
+
+private:
+  static constexpr std::uintptr_t borrowed_bit = 1;
+  bool owned() const noexcept { return bits_ != 0 && (bits_ & borrowed_bit) == 0; }
+  handler_type* get() const noexcept { return reinterpret_cast<handler_type*>(bits_ & ~borrowed_bit); }
+
+  std::uintptr_t bits_ = 0;
+};
+
+} // namespace asyncshift

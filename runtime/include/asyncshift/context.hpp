@@ -1,0 +1,67 @@
+// The async context: which execution an operation belongs to.
+//
+// Like Node's AsyncLocalStorage, the runtime carries the current execution from
+// the moment an operation starts to the moment its continuation runs, in every
+// style: timer nodes, ready-queue entries and microtasks capture the context
+// when they are created and restore it when they run. Workloads never pass the
+// execution around; the trace and the error injection read it from here.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+
+namespace asyncshift {
+
+/// One execution of a workload (execution k of n) and the per-execution
+/// bookkeeping of the simulated I/O: the trace accumulator and the ordinal of
+/// each op name, on which error injection depends.
+struct context {
+  std::uint64_t k = 0;
+  std::int64_t start_ns = 0;
+  /// Order-independent hash of the multiset of (start time, op, arg).
+  std::uint64_t trace = 0;
+  std::uint32_t ops_started = 0;
+  std::uint32_t ordinal_slots = 0;
+  struct ordinal_slot {
+    std::uint32_t op;
+    std::uint32_t count;
+  };
+  static constexpr std::uint32_t inline_slots = 8;
+  ordinal_slot ordinals[inline_slots];
+  std::unique_ptr<std::unordered_map<std::uint32_t, std::uint32_t>> more_ordinals;
+
+  /// Returns how many ops named \p op this execution started before, and
+  /// counts this one.
+  std::uint32_t next_ordinal(std::uint32_t op) {
+    for (std::uint32_t i = 0; i < ordinal_slots; ++i)
+      if (ordinals[i].op == op) return ordinals[i].count++;
+    if (ordinal_slots < inline_slots) {
+      ordinals[ordinal_slots++] = {op, 1};
+      return 0;
+    }
+    if (!more_ordinals) more_ordinals = std::make_unique<std::unordered_map<std::uint32_t, std::uint32_t>>();
+    return (*more_ordinals)[op]++;
+  }
+};
+
+namespace detail {
+constinit inline thread_local context* tl_context = nullptr;
+} // namespace detail
+
+/// The execution whose code is running now (null outside any execution).
+inline context* current_context() noexcept { return detail::tl_context; }
+
+/// Makes \p c current for the lifetime of the scope.
+class context_scope {
+public:
+  explicit context_scope(context* c) noexcept : saved_(detail::tl_context) { detail::tl_context = c; }
+  ~context_scope() { detail::tl_context = saved_; }
+  context_scope(const context_scope&) = delete;
+  context_scope& operator=(const context_scope&) = delete;
+
+private:
+  context* saved_;
+};
+
+} // namespace asyncshift

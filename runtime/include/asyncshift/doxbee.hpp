@@ -1,0 +1,202 @@
+// The doxbee world: the fakes of bluebird's benchmark/lib/fakes.js (blob
+// manager, database and transaction, query builders), built on fake::io.
+//
+// Names follow the JavaScript originals (`byUuidOrPath`, `execWithin`,
+// `createQuery`) so that a workload reads op for op like bluebird's
+// callbacks-baseline.js. Every method that takes a callback is a leaf: it
+// completes through fake::io (one timed op) or, like createQuery,
+// synchronously. Ids are deterministic functions of the execution, so every
+// style computes the same arguments and the trace proves it.
+#pragma once
+
+#include "asyncshift/callback.hpp"
+#include "asyncshift/context.hpp"
+#include "asyncshift/detail/hash.hpp"
+#include "asyncshift/fake.hpp"
+#include "asyncshift/loop.hpp"
+
+#include <cstdint>
+#include <string_view>
+
+namespace asyncshift::doxbee {
+
+namespace ops {
+inline const fake::op_name blob_put{"blob.put"};
+inline const fake::op_name file_get{"File.get"};
+inline const fake::op_name tx_commit{"tx.commit"};
+inline const fake::op_name tx_rollback{"tx.rollback"};
+inline const fake::op_name uuid_v1{"uuid.v1"};
+} // namespace ops
+
+struct stream {
+  std::int64_t id = 0;
+};
+
+struct account {
+  std::int64_t id = 0;
+};
+
+/// A file row; a default-constructed one means "no such file".
+struct file_record {
+  std::int64_t id = 0;
+  std::int64_t version = 0;
+  explicit operator bool() const noexcept { return id != 0; }
+};
+
+namespace detail {
+using namespace asyncshift::detail;
+struct deliver_no_file {
+  void operator()(const callback<file_record>& cb, std::int64_t) const;
+};
+} // namespace detail
+
+struct version_record {
+  std::int64_t userAccountId = 0;
+  std::int64_t date = 0;
+  std::int64_t blobId = 0;
+  std::int64_t creatorId = 0;
+  std::int64_t previousId = 0;
+  std::int64_t id = 0;
+};
+
+struct file_fields {
+  std::int64_t id = 0;
+  std::int64_t userAccountId = 0;
+  std::string_view name;
+  std::int64_t version = 0;
+};
+
+inline void detail::deliver_no_file::operator()(const callback<file_record>& cb, std::int64_t) const { cb({}, file_record{}); }
+
+class transaction {
+public:
+  transaction() = default;
+  explicit transaction(std::int64_t id) : id_(id) {}
+  std::int64_t id() const noexcept { return id_; }
+
+  void commit(callback<> cb) const { fake::io(ops::tx_commit, id_, std::move(cb)); }
+  void rollback(callback<> cb = {}) const { fake::io(ops::tx_rollback, id_, std::move(cb)); }
+
+private:
+  std::int64_t id_ = 0;
+};
+
+/// A built query: executing it within a transaction is one timed op.
+class query {
+public:
+  query() = default;
+  query(const fake::op_name* op, std::int64_t arg) : op_(op), arg_(arg) {}
+
+  void execWithin(const transaction& tx, callback<> cb) const {
+    fake::io(*op_, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(arg_), static_cast<std::uint64_t>(tx.id()))),
+             std::move(cb));
+  }
+  /// Fetches the row; in the benchmark there is never one (the new-file branch runs).
+  void get(callback<file_record> cb) const {
+    fake::start_io<detail::deliver_no_file>(*op_, arg_, fake::settings().latency_ns, std::move(cb));
+  }
+
+private:
+  const fake::op_name* op_ = nullptr;
+  std::int64_t arg_ = 0;
+};
+
+/// A table with insert and update query builders.
+class model {
+public:
+  explicit model(std::string_view name)
+      : insert_(std::string(name) + ".insert"), update_(std::string(name) + ".whereUpdate") {}
+
+  query insert(const version_record& v) const { return {&insert_, v.id}; }
+  query insert(std::int64_t a, std::int64_t b) const {
+    return {&insert_, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)))};
+  }
+  query whereUpdate(std::int64_t id, std::int64_t version) const {
+    return {&update_, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(id), static_cast<std::uint64_t>(version)))};
+  }
+
+  /// `Version.createHash(version)`.
+  static std::int64_t createHash(const version_record& v) {
+    std::uint64_t h = detail::combine(static_cast<std::uint64_t>(v.userAccountId), static_cast<std::uint64_t>(v.date));
+    h = detail::combine(h, static_cast<std::uint64_t>(v.blobId));
+    h = detail::combine(h, static_cast<std::uint64_t>(v.creatorId));
+    h = detail::combine(h, static_cast<std::uint64_t>(v.previousId));
+    return static_cast<std::int64_t>(h >> 1);
+  }
+
+private:
+  fake::op_name insert_;
+  fake::op_name update_;
+};
+
+class blob {
+public:
+  explicit blob(std::int64_t owner) : owner_(owner) {}
+  void put(const stream& s, callback<std::int64_t> cb) const {
+    fake::io(ops::blob_put, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(owner_), static_cast<std::uint64_t>(s.id))),
+             std::move(cb));
+  }
+
+private:
+  std::int64_t owner_;
+};
+
+struct blob_manager {
+  blob create(const account& a) const { return blob(a.id); }
+};
+
+struct database {
+  /// Begins a transaction; its id is derived from the current execution.
+  transaction begin() const {
+    context* c = current_context();
+    return transaction(static_cast<std::int64_t>(c ? c->k + 1 : 1));
+  }
+};
+
+/// The `self` object of the JavaScript original.
+class service {
+public:
+  service() : get_("File.get"), file_insert_("File.insert") {}
+
+  query byUuidOrPath(std::string_view idOrPath) const { return {&get_, static_cast<std::int64_t>(detail::hash_string(idOrPath) >> 1)}; }
+
+  /// Builds the insert query for a new file; completes synchronously, as in the original.
+  void createQuery(std::string_view idOrPath, const file_fields& f, callback<query> cb) const {
+    std::uint64_t h = detail::combine(detail::hash_string(idOrPath), static_cast<std::uint64_t>(f.id));
+    h = detail::combine(h, static_cast<std::uint64_t>(f.userAccountId));
+    h = detail::combine(h, detail::hash_string(f.name));
+    h = detail::combine(h, static_cast<std::uint64_t>(f.version));
+    cb({}, query(&file_insert_, static_cast<std::int64_t>(h >> 1)));
+  }
+
+private:
+  fake::op_name get_;
+  fake::op_name file_insert_;
+};
+
+struct uuid_generator {
+  /// A fresh id, deterministic per execution and call order.
+  std::int64_t v1() const {
+    context* c = current_context();
+    const std::uint64_t k = c ? c->k : 0;
+    const std::uint32_t n = c ? c->next_ordinal(ops::uuid_v1.id()) : 0;
+    return static_cast<std::int64_t>(detail::combine(k, n) >> 1);
+  }
+};
+
+/// The current time in milliseconds (virtual time under the virtual clock).
+inline std::int64_t now_ms() { return loop::current().now_ns() / 1'000'000; }
+
+/// The stream execution \p k uploads.
+inline stream fake_stream(std::uint64_t k) { return stream{static_cast<std::int64_t>(k)}; }
+
+inline const blob_manager blobManager{};
+inline const database db{};
+inline const service self{};
+inline const model Version{"Version"};
+inline const model File{"File"};
+inline const model FileVersion{"FileVersion"};
+inline const account userAccount{1};
+inline const uuid_generator uuid{};
+
+} // namespace asyncshift::doxbee

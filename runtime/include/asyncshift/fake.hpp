@@ -1,0 +1,186 @@
+// Simulated I/O: the one operation every workload is built from.
+//
+// fake::io(op, arg, cb) completes after the configured latency on the current
+// loop, records (virtual start time, op, arg) in the current execution's
+// trace, and fails with the configured probability. Whether it fails depends
+// only on (seed, execution k, op name, the op's ordinal among the execution's
+// ops of that name): never on the order the loop ran things in, so every style
+// of a workload sees the same failures.
+#pragma once
+
+#include "asyncshift/callback.hpp"
+#include "asyncshift/context.hpp"
+#include "asyncshift/detail/hash.hpp"
+#include "asyncshift/detail/pool.hpp"
+#include "asyncshift/loop.hpp"
+
+#include <cmath>
+#include <deque>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+namespace asyncshift::fake {
+
+struct settings_t {
+  /// How long every op takes.
+  std::int64_t latency_ns = 1'000'000;
+  /// Probability that an op fails.
+  double error_rate = 0;
+  std::uint64_t seed = 1;
+};
+
+namespace detail {
+inline settings_t g_settings;
+inline std::uint64_t g_fail_threshold = 0; // error_rate scaled to 2^64
+
+struct op_registry {
+  std::mutex mutex;
+  std::unordered_map<std::string, std::uint32_t> ids;
+  std::deque<std::string> names; // stable addresses: op_name keeps views
+};
+inline op_registry& registry() {
+  static op_registry r;
+  return r;
+}
+} // namespace detail
+
+inline const settings_t& settings() noexcept { return detail::g_settings; }
+
+inline void configure(const settings_t& s) {
+  detail::g_settings = s;
+  if (s.error_rate <= 0)
+    detail::g_fail_threshold = 0;
+  else if (s.error_rate >= 1)
+    detail::g_fail_threshold = UINT64_MAX;
+  else
+    detail::g_fail_threshold = static_cast<std::uint64_t>(std::ldexp(s.error_rate, 64));
+}
+
+/// An interned op name: its id (for per-execution ordinals) and its hash,
+/// computed once. Make these `static` or global; construction takes a lock.
+class op_name {
+public:
+  explicit op_name(std::string_view name) : hash_(asyncshift::detail::hash_string(name)) {
+    auto& r = detail::registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    auto [it, inserted] = r.ids.emplace(std::string(name), static_cast<std::uint32_t>(r.names.size()));
+    if (inserted) r.names.emplace_back(name);
+    id_ = it->second;
+    name_ = r.names[id_];
+  }
+  std::string_view name() const noexcept { return name_; }
+  std::uint64_t hash() const noexcept { return hash_; }
+  std::uint32_t id() const noexcept { return id_; }
+
+private:
+  std::string_view name_;
+  std::uint64_t hash_;
+  std::uint32_t id_;
+};
+
+/// The value an op completes with: a deterministic function of (op, arg).
+inline std::int64_t value_of(const op_name& op, std::int64_t arg) noexcept {
+  return static_cast<std::int64_t>(asyncshift::detail::combine(op.hash(), static_cast<std::uint64_t>(arg)) >> 1);
+}
+
+namespace detail {
+
+/// The timer node of one op: it owns the op's callback until it fires.
+/// `Deliver` maps the op's int64 value to what the callback carries.
+template <class Deliver, class... T>
+struct io_node final : asyncshift::detail::timer_node {
+  callback<T...> cb;
+  const op_name* op;
+  std::int64_t value;
+  std::uint32_t ordinal;
+  bool fail;
+
+  static void fire(asyncshift::detail::runnable* self) {
+    auto* me = static_cast<io_node*>(self);
+    callback<T...> cb = std::move(me->cb);
+    const bool fail = me->fail;
+    const std::int64_t value = me->value;
+    const op_name* op = me->op;
+    const std::uint32_t ordinal = me->ordinal;
+    asyncshift::detail::pool_delete(me);
+    if (fail) [[unlikely]]
+      cb(error("injected failure: " + std::string(op->name()) + " #" + std::to_string(ordinal)));
+    else
+      Deliver{}(cb, value);
+  }
+};
+
+struct deliver_value {
+  void operator()(const callback<std::int64_t>& cb, std::int64_t v) const { cb({}, v); }
+};
+struct deliver_nothing {
+  void operator()(const callback<>& cb, std::int64_t) const { cb({}); }
+};
+
+/// Records the start of \p op in the current execution and decides whether it fails.
+inline bool start_op(const op_name& op, std::int64_t arg, std::uint32_t& ordinal) noexcept {
+  context* c = current_context();
+  if (!c) {
+    ordinal = 0;
+    return false;
+  }
+  ordinal = c->next_ordinal(op.id());
+  const std::int64_t t = loop::current().now_ns() - c->start_ns;
+  using asyncshift::detail::combine;
+  c->trace += combine(combine(static_cast<std::uint64_t>(t), op.hash()), static_cast<std::uint64_t>(arg));
+  ++c->ops_started;
+  if (g_fail_threshold == 0) return false;
+  const std::uint64_t h = combine(combine(combine(g_settings.seed, c->k), op.hash()), ordinal);
+  return h < g_fail_threshold;
+}
+
+inline const op_name& intern(std::string_view op) {
+  // Slow path for ad-hoc names: one interned op_name per distinct string.
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::unique_ptr<op_name>> names;
+  std::lock_guard<std::mutex> lock(mutex);
+  auto& slot = names[std::string(op)];
+  if (!slot) slot = std::make_unique<op_name>(op);
+  return *slot;
+}
+
+} // namespace detail
+
+/// Starts \p op with \p arg and completes \p cb after \p latency_ns, with
+/// `Deliver{}(cb, value)` on success. The building block of every fake op.
+template <class Deliver, class... T>
+void start_io(const op_name& op, std::int64_t arg, std::int64_t latency_ns, callback<T...> cb) {
+  auto* node = asyncshift::detail::pool_new<detail::io_node<Deliver, T...>>();
+  node->run = &detail::io_node<Deliver, T...>::fire;
+  node->cb = std::move(cb);
+  node->op = &op;
+  node->value = value_of(op, arg);
+  node->fail = detail::start_op(op, arg, node->ordinal);
+  loop::current().schedule(node, latency_ns);
+}
+
+/// Starts \p op with \p arg; completes \p cb after \p latency_ns.
+inline void io_after(const op_name& op, std::int64_t arg, std::int64_t latency_ns, callback<std::int64_t> cb) {
+  start_io<detail::deliver_value>(op, arg, latency_ns, std::move(cb));
+}
+
+/// Starts \p op with \p arg; completes \p cb after the configured latency.
+inline void io(const op_name& op, std::int64_t arg, callback<std::int64_t> cb) {
+  start_io<detail::deliver_value>(op, arg, detail::g_settings.latency_ns, std::move(cb));
+}
+
+/// As io(), for ops that complete without a value.
+inline void io(const op_name& op, std::int64_t arg, callback<> cb) {
+  start_io<detail::deliver_nothing>(op, arg, detail::g_settings.latency_ns, std::move(cb));
+}
+
+/// As above, for an op named by a string (interned on first use).
+inline void io(std::string_view op, std::int64_t arg, callback<std::int64_t> cb) {
+  io(detail::intern(op), arg, std::move(cb));
+}
+
+} // namespace asyncshift::fake

@@ -1,0 +1,356 @@
+// The event loop: a ready queue, a microtask queue and timers, on a real or a
+// virtual clock.
+//
+// Scheduling follows Node: a turn runs the ready queue, then every expired
+// timer, and drains the microtask queue after each callback. Timers live in a
+// FIFO per duration (every simulated I/O op has the same duration, so adding
+// and expiring a timer is O(1)); the next expiry is the earliest head among the
+// few FIFOs. With the virtual clock, time jumps to the next expiry and nothing
+// sleeps, so a run is deterministic and as fast as the CPU allows.
+//
+// The loop is single-threaded; other threads hand work back to it through
+// post_from_any_thread(), which is the only locked path.
+#pragma once
+
+#include "asyncshift/context.hpp"
+#include "asyncshift/detail/pool.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cassert>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <utility>
+#include <vector>
+
+namespace asyncshift {
+
+enum class clock_kind { real, virtual_time };
+
+namespace detail {
+
+/// An intrusive unit of work for the ready queue and the timer FIFOs.
+struct runnable {
+  runnable* next = nullptr;
+  void (*run)(runnable* self) = nullptr;
+  context* ctx = nullptr;
+};
+
+struct timer_node : runnable {
+  std::int64_t due = 0;
+};
+
+template <class F>
+struct runnable_fn final : timer_node {
+  F fn;
+  explicit runnable_fn(F f) : fn(std::move(f)) {
+    run = [](runnable* self) {
+      auto* me = static_cast<runnable_fn*>(self);
+      F local = std::move(me->fn);
+      pool_delete(me);
+      local();
+    };
+  }
+};
+
+/// Intrusive FIFO of runnables.
+struct runnable_fifo {
+  runnable* head = nullptr;
+  runnable* tail = nullptr;
+  std::size_t size = 0;
+
+  bool empty() const noexcept { return head == nullptr; }
+  void push(runnable* r) noexcept {
+    r->next = nullptr;
+    if (tail) tail->next = r;
+    else head = r;
+    tail = r;
+    ++size;
+  }
+  runnable* pop() noexcept {
+    runnable* r = head;
+    head = r->next;
+    if (!head) tail = nullptr;
+    --size;
+    return r;
+  }
+  void append(runnable_fifo& other) noexcept {
+    if (other.empty()) return;
+    if (tail) tail->next = other.head;
+    else head = other.head;
+    tail = other.tail;
+    size += other.size;
+    other = {};
+  }
+};
+
+} // namespace detail
+
+class loop;
+
+namespace detail {
+constinit inline thread_local asyncshift::loop* tl_loop = nullptr;
+} // namespace detail
+
+class loop {
+public:
+  explicit loop(clock_kind clock = clock_kind::real) : clock_(clock), epoch_(std::chrono::steady_clock::now()) {
+    if (!detail::tl_loop) detail::tl_loop = this;
+  }
+  ~loop() {
+    if (detail::tl_loop == this) detail::tl_loop = nullptr;
+  }
+  loop(const loop&) = delete;
+  loop& operator=(const loop&) = delete;
+
+  /// The loop of this thread: the one running, or else the first one made on
+  /// this thread, or else a default one.
+  static loop& current() {
+    if (detail::tl_loop) [[likely]]
+      return *detail::tl_loop;
+    static thread_local loop fallback;
+    detail::tl_loop = &fallback;
+    return fallback;
+  }
+
+  clock_kind clock() const noexcept { return clock_; }
+  /// Switches the clock; only while nothing is scheduled.
+  void set_clock(clock_kind clock) {
+    assert(timer_count_ == 0 && "switching the clock with timers pending");
+    clock_ = clock;
+    refresh_now();
+  }
+
+  /// Nanoseconds since the loop began (virtual time with the virtual clock).
+  /// Cached per turn, as libuv's uv_now.
+  std::int64_t now_ns() const noexcept { return now_; }
+
+  /// Runs \p r on a later turn, with the current context.
+  void post(detail::runnable* r) noexcept {
+    r->ctx = current_context();
+    ready_.push(r);
+  }
+  template <class F>
+  void post(F f) {
+    post(detail::pool_new<detail::runnable_fn<F>>(std::move(f)));
+  }
+
+  /// Queues \p fn(data) on the microtask queue, with the current context.
+  void queue_microtask(void (*fn)(void*), void* data) {
+    if (micro_count_ == micro_.size()) grow_microtasks();
+    micro_[(micro_head_ + micro_count_) & (micro_.size() - 1)] = {fn, data, current_context()};
+    ++micro_count_;
+  }
+
+  /// Fires \p t after \p delay_ns, with the current context.
+  void schedule(detail::timer_node* t, std::int64_t delay_ns) {
+    t->ctx = current_context();
+    t->due = now_ + delay_ns;
+    timer_fifo& q = fifo_for(delay_ns);
+    q.items.push(t);
+    ++timer_count_;
+  }
+  template <class F>
+  void set_timeout(std::int64_t delay_ns, F f) {
+    schedule(detail::pool_new<detail::runnable_fn<F>>(std::move(f)), delay_ns);
+  }
+
+  /// Keeps the loop alive while work on other threads is outstanding.
+  void add_external_work() noexcept { external_.fetch_add(1, std::memory_order_relaxed); }
+  /// Called from any thread: hands \p r back to the loop and ends one piece of
+  /// external work. \p r->ctx must have been set by the caller.
+  void complete_external_work(detail::runnable* r) {
+    {
+      std::lock_guard<std::mutex> lock(inbox_mutex_);
+      inbox_.push(r);
+      inbox_pending_.store(true, std::memory_order_release);
+      external_.fetch_sub(1, std::memory_order_acq_rel);
+    }
+    inbox_cv_.notify_one();
+  }
+
+  /// Runs until no work is left.
+  void run() {
+    loop* saved = detail::tl_loop;
+    detail::tl_loop = this;
+    refresh_now();
+    for (;;) {
+      drain_microtasks();
+      run_ready();
+      run_due_timers();
+      if (!ready_.empty() || micro_count_ != 0) continue;
+      if (!wait_for_work()) break;
+    }
+    detail::tl_loop = saved;
+    for (auto& hook : end_hooks_) hook();
+  }
+
+  /// Registers \p hook to run each time run() finishes (unhandled-rejection reports).
+  void on_run_end(std::function<void()> hook) { end_hooks_.push_back(std::move(hook)); }
+
+  std::size_t pending_timers() const noexcept { return timer_count_; }
+
+  /// Runs every queued microtask, including those they queue.
+  void drain_microtasks() {
+    while (micro_count_ != 0) {
+      microtask m = micro_[micro_head_];
+      micro_head_ = (micro_head_ + 1) & (micro_.size() - 1);
+      --micro_count_;
+      detail::tl_context = m.ctx;
+      m.fn(m.data);
+    }
+  }
+
+private:
+  struct microtask {
+    void (*fn)(void*);
+    void* data;
+    context* ctx;
+  };
+  struct timer_fifo {
+    std::int64_t delay = 0;
+    detail::runnable_fifo items;
+  };
+
+  timer_fifo& fifo_for(std::int64_t delay) {
+    if (last_fifo_ < fifos_.size() && fifos_[last_fifo_].delay == delay) [[likely]]
+      return fifos_[last_fifo_];
+    for (std::size_t i = 0; i < fifos_.size(); ++i)
+      if (fifos_[i].delay == delay) {
+        last_fifo_ = i;
+        return fifos_[i];
+      }
+    fifos_.push_back({delay, {}});
+    last_fifo_ = fifos_.size() - 1;
+    return fifos_.back();
+  }
+
+  void refresh_now() noexcept {
+    if (clock_ == clock_kind::real)
+      now_ = std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - epoch_).count();
+  }
+
+  void dispatch(detail::runnable* r) {
+    detail::tl_context = r->ctx;
+    r->run(r);
+    drain_microtasks();
+  }
+
+  void run_ready() {
+    if (inbox_pending_.load(std::memory_order_acquire)) take_inbox();
+    // Only what was queued before this turn: work posted now runs next turn.
+    std::size_t budget = ready_.size;
+    while (budget-- != 0 && !ready_.empty()) dispatch(ready_.pop());
+  }
+
+  void run_due_timers() {
+    if (timer_count_ == 0) return;
+    if (fifos_.size() == 1) {
+      // The common case: one duration, a plain FIFO.
+      detail::runnable_fifo& q = fifos_[0].items;
+      std::size_t budget = q.size;
+      while (budget-- != 0 && !q.empty() && static_cast<detail::timer_node*>(q.head)->due <= now_) {
+        --timer_count_;
+        dispatch(q.pop());
+      }
+      return;
+    }
+    std::vector<std::size_t> budgets(fifos_.size());
+    for (std::size_t i = 0; i < fifos_.size(); ++i) budgets[i] = fifos_[i].items.size;
+    for (;;) {
+      std::size_t best = fifos_.size();
+      std::int64_t best_due = now_ + 1;
+      for (std::size_t i = 0; i < fifos_.size(); ++i) {
+        if (budgets[i] == 0 || fifos_[i].items.empty()) continue;
+        std::int64_t due = static_cast<detail::timer_node*>(fifos_[i].items.head)->due;
+        if (due < best_due) {
+          best_due = due;
+          best = i;
+        }
+      }
+      if (best == fifos_.size()) return;
+      --budgets[best];
+      --timer_count_;
+      dispatch(fifos_[best].items.pop());
+    }
+  }
+
+  std::int64_t next_due() const noexcept {
+    std::int64_t best = INT64_MAX;
+    for (const auto& f : fifos_)
+      if (!f.items.empty()) best = std::min(best, static_cast<detail::timer_node*>(f.items.head)->due);
+    return best;
+  }
+
+  void take_inbox() {
+    std::lock_guard<std::mutex> lock(inbox_mutex_);
+    ready_.append(inbox_);
+    inbox_pending_.store(false, std::memory_order_relaxed);
+  }
+
+  /// Waits until something can run. Returns false when the loop is finished.
+  bool wait_for_work() {
+    const bool external = external_.load(std::memory_order_acquire) != 0 || inbox_pending_.load(std::memory_order_acquire);
+    if (timer_count_ == 0 && !external) return false;
+    const std::int64_t due = next_due();
+    if (clock_ == clock_kind::virtual_time) {
+      if (timer_count_ != 0 && !inbox_pending_.load(std::memory_order_acquire)) {
+        now_ = std::max(now_, due);
+        return true;
+      }
+      wait_inbox_until(INT64_MAX);
+      return true;
+    }
+    refresh_now();
+    if (due <= now_) return true;
+    if (external)
+      wait_inbox_until(due);
+    else
+      std::this_thread::sleep_for(std::chrono::nanoseconds(due - now_));
+    refresh_now();
+    return true;
+  }
+
+  void wait_inbox_until(std::int64_t due) {
+    std::unique_lock<std::mutex> lock(inbox_mutex_);
+    auto ready = [&] { return inbox_pending_.load(std::memory_order_acquire); };
+    if (due == INT64_MAX)
+      inbox_cv_.wait(lock, ready);
+    else
+      inbox_cv_.wait_until(lock, epoch_ + std::chrono::nanoseconds(due), ready);
+  }
+
+  void grow_microtasks() {
+    std::vector<microtask> bigger(micro_.empty() ? 1024 : micro_.size() * 2);
+    for (std::size_t i = 0; i < micro_count_; ++i) bigger[i] = micro_[(micro_head_ + i) & (micro_.size() - 1)];
+    micro_ = std::move(bigger);
+    micro_head_ = 0;
+  }
+
+  clock_kind clock_;
+  std::chrono::steady_clock::time_point epoch_;
+  std::int64_t now_ = 0;
+
+  detail::runnable_fifo ready_;
+  std::vector<timer_fifo> fifos_;
+  std::size_t last_fifo_ = 0;
+  std::size_t timer_count_ = 0;
+
+  std::vector<microtask> micro_;
+  std::size_t micro_head_ = 0;
+  std::size_t micro_count_ = 0;
+
+  std::atomic<std::size_t> external_{0};
+  std::atomic<bool> inbox_pending_{false};
+  std::mutex inbox_mutex_;
+  std::condition_variable inbox_cv_;
+  detail::runnable_fifo inbox_;
+
+  std::vector<std::function<void()>> end_hooks_;
+};
+
+} // namespace asyncshift

@@ -1,0 +1,375 @@
+//===- Analysis.cpp - Analyses over the continuation IR -------------------===//
+
+#include "Analysis.h"
+
+#include <cassert>
+
+namespace asyncshift {
+
+std::vector<const Node *> nodesOf(const Block &B) {
+  std::vector<const Node *> Out;
+  Out.reserve(B.size());
+  for (const NodePtr &N : B)
+    Out.push_back(N.get());
+  return Out;
+}
+
+// ---- References ----------------------------------------------------------------
+
+static bool references(const ErrorArg &A, VarId V) { return A.Var == V || A.Expr.references(V); }
+
+static bool references(const Continuation &C, VarId V) { return references(C.Body, V); }
+
+bool references(const Node &N, VarId V) {
+  switch (N.Kind) {
+  case NodeKind::Sync:
+    return static_cast<const SyncNode &>(N).Code.references(V);
+  case NodeKind::AsyncCall: {
+    const auto &A = static_cast<const AsyncCallNode &>(N);
+    return A.Prefix.references(V) || A.Suffix.references(V) || references(A.Cont, V);
+  }
+  case NodeKind::If: {
+    const auto &I = static_cast<const IfNode &>(N);
+    return I.Test.Err == V || I.Cond.references(V) || references(I.Then, V) || references(I.Else, V);
+  }
+  case NodeKind::Complete: {
+    const auto &C = static_cast<const CompleteNode &>(N);
+    return references(C.Err, V) || C.Value.references(V);
+  }
+  case NodeKind::Jump: {
+    const auto &J = static_cast<const JumpNode &>(N);
+    return references(J.Err, V) || J.Value.references(V);
+  }
+  case NodeKind::ContDef:
+    return references(static_cast<const ContDefNode &>(N).Cont, V);
+  case NodeKind::Return:
+    return false;
+  }
+  return false;
+}
+
+bool references(const Block &B, VarId V) {
+  for (const NodePtr &N : B)
+    if (references(*N, V))
+      return true;
+  return false;
+}
+
+// ---- Completion paths ----------------------------------------------------------
+
+namespace {
+
+/// Which kinds of path reach a point: paths on which nothing has completed
+/// yet, and paths on which something already took over (a completion, a jump,
+/// an async call), with the node that did.
+struct Flow {
+  bool Open = false;
+  const Node *Done = nullptr;
+  bool reachable() const { return Open || Done; }
+};
+
+Finding makeFinding(const char *Id, Loc Where, std::string Message) {
+  Finding F;
+  F.Id = Id;
+  F.Where = Where;
+  F.Message = std::move(Message);
+  return F;
+}
+
+class PathChecker {
+public:
+  PathChecker(const AsyncFunction &F, std::vector<Finding> &Out) : F(F), Out(Out) {}
+
+  void checkBody(const Block &B, Loc Where, const char *What) {
+    Flow In;
+    In.Open = true;
+    Flow End = walk(B, In);
+    if (End.Open)
+      Out.push_back(makeFinding(ids::NotCalled, Where,
+                                std::string(What) + " can finish without calling, forwarding or passing on its handler"));
+  }
+
+private:
+  Flow walk(const Block &B, Flow Cur) {
+    for (const NodePtr &P : B) {
+      const Node &N = *P;
+      if (!Cur.reachable())
+        break; // dead code after a return: nothing runs
+      switch (N.Kind) {
+      case NodeKind::Sync:
+        if (Cur.Done)
+          report(afterDone(Cur.Done), N.Where, Cur.Done);
+        break;
+      case NodeKind::ContDef: {
+        const auto &D = static_cast<const ContDefNode &>(N);
+        checkBody(D.Cont.Body, D.Where, ("named continuation '" + F.Vars[D.Name].Name + "'").c_str());
+        break;
+      }
+      case NodeKind::Return:
+        if (Cur.Open)
+          Out.push_back(makeFinding(ids::NotCalled, N.Where,
+                                    "this path returns without calling, forwarding or passing on the handler"));
+        Cur = Flow{};
+        break;
+      case NodeKind::AsyncCall: {
+        const auto &A = static_cast<const AsyncCallNode &>(N);
+        if (A.Handler == AsyncCallNode::HandlerKind::Continuation)
+          checkBody(A.Cont.Body, A.Where, "this continuation");
+        [[fallthrough]];
+      }
+      case NodeKind::Complete:
+      case NodeKind::Jump: {
+        if (Cur.Done) {
+          bool Earlier = Cur.Done->Kind == NodeKind::AsyncCall;
+          Finding Fd = makeFinding(
+              Earlier && N.Kind == NodeKind::AsyncCall ? ids::AsyncNotInTail : ids::CalledTwice, N.Where,
+              N.Kind == NodeKind::Complete ? "handler may be called twice on this path"
+                                           : "handler may be called twice on this path (this call passes it on again)");
+          Fd.Notes.push_back({Cur.Done->Where, Earlier ? "an async call already took over the path here"
+                                                         : "handler already called here"});
+          Out.push_back(std::move(Fd));
+        }
+        bool Returns = N.Kind == NodeKind::Complete ? static_cast<const CompleteNode &>(N).IsReturn
+                       : N.Kind == NodeKind::Jump   ? static_cast<const JumpNode &>(N).IsReturn
+                                                    : static_cast<const AsyncCallNode &>(N).IsReturn;
+        if (Returns)
+          Cur = Flow{};
+        else {
+          Cur.Open = false;
+          Cur.Done = &N;
+        }
+        break;
+      }
+      case NodeKind::If: {
+        const auto &I = static_cast<const IfNode &>(N);
+        Flow T = walk(I.Then, Cur);
+        Flow E = I.HasElse ? walk(I.Else, Cur) : Cur;
+        Flow Merged;
+        Merged.Open = T.Open || E.Open;
+        Merged.Done = T.Done ? T.Done : E.Done;
+        Cur = Merged;
+        break;
+      }
+      }
+    }
+    return Cur;
+  }
+
+  static const char *afterDone(const Node *Done) {
+    return Done->Kind == NodeKind::AsyncCall ? ids::AsyncNotInTail : ids::CompletionNotInTail;
+  }
+
+  void report(const char *Id, Loc Where, const Node *Done) {
+    Finding Fd;
+    Fd.Id = Id;
+    Fd.Where = Where;
+    if (Done->Kind == NodeKind::AsyncCall) {
+      Fd.Message = "statement runs after an async call started and before its continuation; cannot convert";
+      Fd.Notes.push_back({Done->Where, "the async call"});
+    } else {
+      Fd.Message = "statement runs after the handler was called; cannot convert";
+      Fd.Notes.push_back({Done->Where, "handler called here"});
+    }
+    Out.push_back(std::move(Fd));
+  }
+
+  const AsyncFunction &F;
+  std::vector<Finding> &Out;
+};
+
+} // namespace
+
+void checkCompletionPaths(const AsyncFunction &F, std::vector<Finding> &Out) {
+  PathChecker C(F, Out);
+  C.checkBody(F.Body, F.Where, ("async function '" + F.Name + "'").c_str());
+}
+
+// ---- Joins -------------------------------------------------------------------------
+
+unsigned countJumps(const Node &N, unsigned Target) {
+  switch (N.Kind) {
+  case NodeKind::Jump:
+    return static_cast<const JumpNode &>(N).Target == Target ? 1 : 0;
+  case NodeKind::AsyncCall:
+    return countJumps(static_cast<const AsyncCallNode &>(N).Cont.Body, Target);
+  case NodeKind::If: {
+    const auto &I = static_cast<const IfNode &>(N);
+    return countJumps(I.Then, Target) + countJumps(I.Else, Target);
+  }
+  case NodeKind::ContDef:
+    return countJumps(static_cast<const ContDefNode &>(N).Cont.Body, Target);
+  default:
+    return 0;
+  }
+}
+
+unsigned countJumps(const Block &B, unsigned Target) {
+  unsigned N = 0;
+  for (const NodePtr &P : B)
+    N += countJumps(*P, Target);
+  return N;
+}
+
+static bool containsJump(const Block &B) {
+  for (const NodePtr &P : B) {
+    switch (P->Kind) {
+    case NodeKind::Jump:
+      return true;
+    case NodeKind::AsyncCall:
+      if (containsJump(static_cast<const AsyncCallNode &>(*P).Cont.Body))
+        return true;
+      break;
+    case NodeKind::If: {
+      const auto &I = static_cast<const IfNode &>(*P);
+      if (containsJump(I.Then) || containsJump(I.Else))
+        return true;
+      break;
+    }
+    default:
+      break;
+    }
+  }
+  return false;
+}
+
+/// True if control never falls off the end of \p B.
+static bool endsPath(const Block &B) {
+  if (B.empty())
+    return false;
+  const Node &Last = *B.back();
+  switch (Last.Kind) {
+  case NodeKind::Return:
+    return true;
+  case NodeKind::Complete:
+    return static_cast<const CompleteNode &>(Last).IsReturn;
+  case NodeKind::Jump:
+    return static_cast<const JumpNode &>(Last).IsReturn;
+  case NodeKind::AsyncCall:
+    return static_cast<const AsyncCallNode &>(Last).IsReturn;
+  case NodeKind::If: {
+    const auto &I = static_cast<const IfNode &>(Last);
+    return I.HasElse && endsPath(I.Then) && endsPath(I.Else);
+  }
+  default:
+    return false;
+  }
+}
+
+static void normalizeBlock(Block &B) {
+  for (std::size_t I = 0; I < B.size(); ++I) {
+    Node *N = B[I].get();
+    if (auto *If = dyn<IfNode>(N)) {
+      if (!If->HasElse && I + 1 < B.size() && endsPath(If->Then) && containsJump(If->Then)) {
+        for (std::size_t J = I + 1; J < B.size(); ++J)
+          If->Else.push_back(std::move(B[J]));
+        B.resize(I + 1);
+        If->HasElse = true;
+      }
+      normalizeBlock(If->Then);
+      normalizeBlock(If->Else);
+    } else if (auto *A = dyn<AsyncCallNode>(N)) {
+      normalizeBlock(A->Cont.Body);
+    } else if (auto *D = dyn<ContDefNode>(N)) {
+      normalizeBlock(D->Cont.Body);
+    }
+  }
+}
+
+void normalizeJoins(AsyncFunction &F) { normalizeBlock(F.Body); }
+
+static void collectSites(const Block &B, const AsyncCallNode *Enclosing, std::map<unsigned, std::vector<JumpSite>> &Out) {
+  for (const NodePtr &P : B) {
+    switch (P->Kind) {
+    case NodeKind::Jump: {
+      const auto &J = static_cast<const JumpNode &>(*P);
+      JumpSite S;
+      S.Jump = &J;
+      if (Enclosing && Enclosing->Cont.Body.size() == 1 && Enclosing->Cont.Body[0].get() == &J &&
+          J.Err.Var != NoVar && J.Err.Var == Enclosing->Cont.Err)
+        S.Forwarder = Enclosing;
+      Out[J.Target].push_back(S);
+      break;
+    }
+    case NodeKind::AsyncCall: {
+      const auto &A = static_cast<const AsyncCallNode &>(*P);
+      collectSites(A.Cont.Body, &A, Out);
+      break;
+    }
+    case NodeKind::If: {
+      const auto &I = static_cast<const IfNode &>(*P);
+      collectSites(I.Then, nullptr, Out);
+      collectSites(I.Else, nullptr, Out);
+      break;
+    }
+    case NodeKind::ContDef:
+      collectSites(static_cast<const ContDefNode &>(*P).Cont.Body, nullptr, Out);
+      break;
+    default:
+      break;
+    }
+  }
+}
+
+std::map<unsigned, std::vector<JumpSite>> collectJumpSites(const AsyncFunction &F) {
+  std::map<unsigned, std::vector<JumpSite>> Out;
+  collectSites(F.Body, nullptr, Out);
+  return Out;
+}
+
+// ---- Error handling ------------------------------------------------------------------
+
+/// `[cleanup...;] return done(err);` with \p Err, and nothing else.
+static bool isPropagation(const Block &B, VarId Err, std::vector<const SyncNode *> &Cleanup) {
+  if (B.empty())
+    return false;
+  const auto *C = dyn<CompleteNode>(B.back().get());
+  if (!C || C->HasValue || C->Err.Var != Err)
+    return false;
+  for (std::size_t I = 0; I + 1 < B.size(); ++I) {
+    const auto *S = dyn<SyncNode>(B[I].get());
+    if (!S || S->Code.references(Err))
+      return false;
+    Cleanup.push_back(S);
+  }
+  return true;
+}
+
+ErrorHandling classifyErrorHandling(const Continuation &C) {
+  ErrorHandling H;
+  H.Rest = nodesOf(C.Body);
+  if (C.Err == NoVar || !references(C.Body, C.Err)) {
+    H.K = ErrorHandling::Kind::Ignored;
+    return H;
+  }
+  if (C.Body.empty())
+    return H;
+  const auto *If = dyn<IfNode>(C.Body.front().get());
+  if (!If || If->Test.Err != C.Err)
+    return H;
+  std::vector<const SyncNode *> Cleanup;
+  std::vector<const Node *> Rest;
+  if (!If->Test.Negated) {
+    // if (err) { cleanup; return done(err); } [else { success }] success...
+    if (!isPropagation(If->Then, C.Err, Cleanup))
+      return H;
+    for (const NodePtr &N : If->Else)
+      Rest.push_back(N.get());
+  } else {
+    // if (!err) { success } else { cleanup; return done(err); } success...
+    if (!If->HasElse || !isPropagation(If->Else, C.Err, Cleanup))
+      return H;
+    for (const NodePtr &N : If->Then)
+      Rest.push_back(N.get());
+  }
+  for (std::size_t I = 1; I < C.Body.size(); ++I)
+    Rest.push_back(C.Body[I].get());
+  for (const Node *N : Rest)
+    if (references(*N, C.Err))
+      return H;
+  H.K = ErrorHandling::Kind::Propagate;
+  H.Cleanup = std::move(Cleanup);
+  H.Rest = std::move(Rest);
+  return H;
+}
+
+} // namespace asyncshift

@@ -1,0 +1,78 @@
+//===- Analysis.h - Analyses over the continuation IR -----------*- C++ -*-===//
+//
+// Questions every printer asks of an async function, answered once here:
+//
+//  - completion paths: does every path call the handler exactly once, with
+//    nothing after it? (the same finding ids as --check)
+//  - error handling: does a continuation begin with `if (err) { cleanup;
+//    return done(err); }` and never read the error again? Then the error can
+//    travel as an exception or a rejection, with the cleanup attached.
+//  - joins: where do the paths that call a named continuation meet, and must
+//    its error parameter stay a value?
+//
+// Everything here works on the IR alone (no Clang), so it is unit-testable.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASYNCSHIFT_TRANSFORMS_ANALYSIS_H
+#define ASYNCSHIFT_TRANSFORMS_ANALYSIS_H
+
+#include "Findings.h"
+#include "IR.h"
+
+#include <map>
+#include <vector>
+
+namespace asyncshift {
+
+/// Appends a finding for every path that calls the handler twice, never, or
+/// runs statements after it (or after an async call that takes over the path).
+void checkCompletionPaths(const AsyncFunction &F, std::vector<Finding> &Out);
+
+/// Makes every join structured: `if (c) { ...; return next(...); } rest`
+/// becomes `if (c) { ... } else { rest }` when the `if` arm jumps to a named
+/// continuation, so the paths that reach a join always meet right after one
+/// `if`. Behaviour is unchanged: the arm returned, so `rest` ran only otherwise.
+void normalizeJoins(AsyncFunction &F);
+
+/// True if any Text, error argument or error test in \p B (deeply) uses \p V.
+bool references(const Block &B, VarId V);
+bool references(const Node &N, VarId V);
+
+/// How a continuation treats its error.
+struct ErrorHandling {
+  enum class Kind {
+    /// `if (err) { cleanup...; return done(err); }` first, `err` unused after.
+    Propagate,
+    /// The error parameter is unnamed or never read.
+    Ignored,
+    /// Anything else: the error must stay a value.
+    Value,
+  } K = Kind::Value;
+  /// The cleanup statements that run before propagating (Propagate only).
+  std::vector<const SyncNode *> Cleanup;
+  /// The nodes that run on success (Propagate), or the whole body.
+  std::vector<const Node *> Rest;
+};
+
+ErrorHandling classifyErrorHandling(const Continuation &C);
+
+/// Every jump to each named continuation, and the continuation (if any) whose
+/// body is exactly that jump (so the jump passes that async call's outcome on).
+struct JumpSite {
+  const JumpNode *Jump = nullptr;
+  /// The async call whose continuation body is just this jump, or null.
+  const AsyncCallNode *Forwarder = nullptr;
+};
+std::map<unsigned, std::vector<JumpSite>> collectJumpSites(const AsyncFunction &F);
+
+/// Counts the jumps to \p Target inside \p B (deeply, through continuations
+/// and the named continuations defined inside \p B).
+unsigned countJumps(const Block &B, unsigned Target);
+unsigned countJumps(const Node &N, unsigned Target);
+
+/// The nodes of a block, as pointers (for splicing sequences).
+std::vector<const Node *> nodesOf(const Block &B);
+
+} // namespace asyncshift
+
+#endif

@@ -1,0 +1,191 @@
+//===- AsyncModel.cpp - What is async in the Clang AST --------------------===//
+
+#include "AsyncModel.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/DeclCXX.h"
+#include "clang/AST/DeclTemplate.h"
+#include "clang/AST/QualTypeNames.h"
+
+using namespace clang;
+
+namespace asyncshift {
+
+static const CXXRecordDecl *recordOf(QualType T) {
+  if (T.isNull())
+    return nullptr;
+  T = T.getNonReferenceType().getUnqualifiedType();
+  return T->getAsCXXRecordDecl();
+}
+
+static bool isNamed(const NamedDecl *D, llvm::StringRef Qualified) {
+  return D && D->getQualifiedNameAsString() == Qualified;
+}
+
+std::optional<CallbackType> asCallbackType(QualType T) {
+  if (T.isNull())
+    return std::nullopt;
+  QualType Plain = T.getNonReferenceType().getUnqualifiedType();
+  const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(Plain));
+  if (!Spec || !isNamed(Spec->getSpecializedTemplate(), "asyncshift::callback"))
+    return std::nullopt;
+  CallbackType Result;
+  // Prefer the arguments as written (sugar: `std::int64_t`, not `long`).
+  if (const auto *TST = Plain->getAs<TemplateSpecializationType>()) {
+    auto Args = TST->template_arguments();
+    if (!Args.empty() && Args[0].getKind() == TemplateArgument::Type) {
+      Result.HasValue = true;
+      Result.Value = Args[0].getAsType();
+    } else if (!Args.empty() && Args[0].getKind() == TemplateArgument::Pack && Args[0].pack_size() > 0) {
+      Result.HasValue = true;
+      Result.Value = Args[0].pack_begin()->getAsType();
+    }
+    return Result;
+  }
+  const TemplateArgumentList &Args = Spec->getTemplateArgs();
+  if (Args.size() > 0 && Args[0].getKind() == TemplateArgument::Pack && Args[0].pack_size() > 0) {
+    Result.HasValue = true;
+    Result.Value = Args[0].pack_begin()->getAsType();
+  }
+  return Result;
+}
+
+bool isErrorType(QualType T) { return isNamed(recordOf(T), "asyncshift::error"); }
+
+const Expr *stripArgument(const Expr *E) {
+  while (E) {
+    E = E->IgnoreImplicit();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+      if (isa<CXXTemporaryObjectExpr>(Construct))
+        return E;
+      if (Construct->getNumArgs() >= 1 && (Construct->getNumArgs() == 1 || isa<CXXDefaultArgExpr>(Construct->getArg(1)))) {
+        E = Construct->getArg(0);
+        continue;
+      }
+      return E;
+    }
+    if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
+      if (asCallbackType(Cast->getType())) {
+        E = Cast->getSubExpr();
+        continue;
+      }
+      return E;
+    }
+    if (const auto *Call = dyn_cast<CallExpr>(E)) {
+      // std::move(x) / std::forward<T>(x)
+      if (const FunctionDecl *FD = Call->getDirectCallee())
+        if (FD->isInStdNamespace() && FD->getDeclName().isIdentifier() &&
+            (FD->getName() == "move" || FD->getName() == "forward") && Call->getNumArgs() == 1) {
+          E = Call->getArg(0);
+          continue;
+        }
+      return E;
+    }
+    if (const auto *Paren = dyn_cast<ParenExpr>(E)) {
+      E = Paren->getSubExpr();
+      continue;
+    }
+    return E;
+  }
+  return E;
+}
+
+bool isContinuationShaped(const LambdaExpr *L) {
+  if (!L)
+    return false;
+  const CXXMethodDecl *Call = L->getCallOperator();
+  if (!Call || L->isGenericLambda())
+    return false;
+  unsigned N = Call->getNumParams();
+  if (N < 1 || N > 2)
+    return false;
+  return isErrorType(Call->getParamDecl(0)->getType());
+}
+
+CallArgs callArguments(const CallExpr *C) {
+  CallArgs Result;
+  Result.Callee = C->getDirectCallee();
+  unsigned Skip = 0;
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C)) {
+    if (Op->getOperator() == OO_Call) {
+      Skip = 1;
+      Result.Object = Op->getArg(0);
+      // A member operator(): parameters start at the first real argument.
+    }
+  }
+  for (unsigned I = Skip; I < C->getNumArgs(); ++I) {
+    const Expr *A = C->getArg(I);
+    if (isa<CXXDefaultArgExpr>(A))
+      break; // defaulted trailing arguments are not written
+    Result.Args.push_back(A);
+  }
+  Result.FirstParam = 0;
+  return Result;
+}
+
+const ParmVarDecl *handlerParam(const FunctionDecl *FD) {
+  if (!FD || FD->getNumParams() == 0)
+    return nullptr;
+  const ParmVarDecl *Last = FD->getParamDecl(FD->getNumParams() - 1);
+  return asCallbackType(Last->getType()) ? Last : nullptr;
+}
+
+const VarDecl *referencedVar(const Expr *E) {
+  if (!E)
+    return nullptr;
+  E = E->IgnoreParenImpCasts();
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(E))
+    return dyn_cast<VarDecl>(DRE->getDecl());
+  return nullptr;
+}
+
+bool isSuccessLiteral(const Expr *E) {
+  if (!E)
+    return false;
+  E = E->IgnoreImplicit();
+  if (const auto *Paren = dyn_cast<ParenExpr>(E))
+    return isSuccessLiteral(Paren->getSubExpr());
+  if (isa<InitListExpr>(E))
+    return cast<InitListExpr>(E)->getNumInits() == 0;
+  if (isa<ImplicitValueInitExpr>(E) || isa<CXXScalarValueInitExpr>(E))
+    return true;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return Construct->getNumArgs() == 0 && isErrorType(Construct->getType());
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    return isSuccessLiteral(Cast->getSubExpr());
+  return false;
+}
+
+bool isFailureConstruction(const Expr *E) {
+  if (!E)
+    return false;
+  E = E->IgnoreImplicit();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = Cast->getSubExpr()->IgnoreImplicit();
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E)) {
+    if (!isErrorType(Construct->getType()) || Construct->getNumArgs() != 1)
+      return false;
+    QualType ArgType = Construct->getArg(0)->getType();
+    // Not the copy/move constructor: an error made from a message.
+    return !isErrorType(ArgType);
+  }
+  return false;
+}
+
+bool isForcedLeaf(const Decl *D) {
+  for (const auto *A : D->specific_attrs<AnnotateAttr>())
+    if (A->getAnnotation() == "asyncshift::leaf")
+      return true;
+  return false;
+}
+
+std::string printType(QualType T, const ASTContext &Ctx) {
+  PrintingPolicy Policy(Ctx.getLangOpts());
+  Policy.SuppressScope = false;
+  Policy.FullyQualifiedName = true;
+  Policy.SuppressUnwrittenScope = true;
+  Policy.PrintCanonicalTypes = false;
+  return TypeName::getFullyQualifiedName(T, Ctx, Policy, /*WithGlobalNsPrefix=*/false);
+}
+
+} // namespace asyncshift

@@ -1,0 +1,72 @@
+//===- AsyncModel.h - What is async in the Clang AST ------------*- C++ -*-===//
+//
+// The input language of SPEC §3 as predicates over the AST: the error and
+// callback types, continuation lambdas, async calls and async functions. The
+// IR builder and the checker both ask these questions; nothing here rewrites.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASYNCSHIFT_TRANSFORMS_ASYNCMODEL_H
+#define ASYNCSHIFT_TRANSFORMS_ASYNCMODEL_H
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/ExprCXX.h"
+
+#include <optional>
+#include <string>
+
+namespace asyncshift {
+
+/// The value types of a callback<T...> type.
+struct CallbackType {
+  bool HasValue = false;
+  clang::QualType Value; ///< sugared, as written where the type was spelled
+};
+
+/// If \p T (after references and cv) is asyncshift::callback<...>, describes it.
+std::optional<CallbackType> asCallbackType(clang::QualType T);
+
+/// True if \p T (after references and cv) is asyncshift::error.
+bool isErrorType(clang::QualType T);
+
+/// Strips what Clang wraps around an argument: implicit casts, temporaries,
+/// the converting constructor of callback<T>, std::move.
+const clang::Expr *stripArgument(const clang::Expr *E);
+
+/// A lambda whose first parameter is asyncshift::error, optionally followed by
+/// one value parameter: the shape of a continuation.
+bool isContinuationShaped(const clang::LambdaExpr *L);
+
+/// The arguments of a call as the user wrote them (without the object
+/// argument of an operator() call), and the callee's declaration if known.
+struct CallArgs {
+  llvm::SmallVector<const clang::Expr *, 4> Args;
+  const clang::FunctionDecl *Callee = nullptr;
+  /// Index of Args[0] among the callee's parameters.
+  unsigned FirstParam = 0;
+  /// For operator() calls: the called object.
+  const clang::Expr *Object = nullptr;
+};
+CallArgs callArguments(const clang::CallExpr *C);
+
+/// The handler parameter of \p FD, if its last parameter is a callback.
+const clang::ParmVarDecl *handlerParam(const clang::FunctionDecl *FD);
+
+/// The variable an expression names, if it is a plain reference to one.
+const clang::VarDecl *referencedVar(const clang::Expr *E);
+
+/// `{}`, `asyncshift::error()`, `asyncshift::error{}`: a success value.
+bool isSuccessLiteral(const clang::Expr *E);
+/// `asyncshift::error("...")`: always a failure.
+bool isFailureConstruction(const clang::Expr *E);
+
+/// True if the function carries [[clang::annotate("asyncshift::leaf")]].
+bool isForcedLeaf(const clang::Decl *D);
+
+/// Prints \p T for use in generated code: fully qualified, no sugar lost.
+std::string printType(clang::QualType T, const clang::ASTContext &Ctx);
+
+} // namespace asyncshift
+
+#endif

@@ -1,0 +1,726 @@
+//===- CoroPrinter.cpp - The coro and coro-values styles ------------------===//
+//
+// An async function becomes a coroutine returning asyncshift::task<T>. The
+// IR maps almost one to one: an async call becomes a co_await whose
+// continuation's body follows it in the same block (so nesting that only
+// sequenced disappears), a completion becomes co_return (or a throw), and a
+// named continuation joined from both arms of an `if` becomes the code after
+// that `if`, its parameters assigned in each arm.
+//
+// Errors: in `coro`, an error check that only cleans up and propagates
+// disappears into an exception (consecutive awaits with the same cleanup share
+// one try/catch); anything subtler keeps the error as a value through
+// asyncshift::settle. In `coro-values` every error stays a value.
+//
+// Lowering builds a small tree of coroutine statements first (CoStmt), so the
+// try/catch grouping can look across statements before anything is printed.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis.h"
+#include "Printer.h"
+
+#include <cassert>
+#include <cctype>
+#include <map>
+#include <set>
+
+namespace asyncshift {
+namespace {
+
+struct CoStmt;
+using CoList = std::vector<CoStmt>;
+
+struct CoStmt {
+  enum class Kind { Line, Await, If, Try } K = Kind::Line;
+  /// Line and Await: the statement. If: the condition.
+  std::string Text;
+  /// Await with a cleanup that could not share a try block.
+  std::string OnErrorText;
+  bool UseOnError = false;
+  /// Can throw an asyncshift error (an await that propagates, a throw).
+  bool Throws = false;
+  /// Await: the statements that run before its error propagates.
+  bool HasCleanup = false;
+  std::string CleanupKey;
+  std::vector<std::string> CleanupLines;
+  std::set<VarId> CleanupUses;
+  bool IsCoAwait = false;
+  std::set<VarId> Defs, Uses;
+  CoList Then, Else;
+  bool HasElse = false;
+  CoList Body; ///< Try
+};
+
+void addUses(std::set<VarId> &Uses, const Text &T) {
+  for (const Text::Ref &R : T.Refs)
+    Uses.insert(R.Var);
+}
+
+/// Identifiers in \p T that are not references to the function's variables
+/// (a declaration flattened next to it must not take their names).
+std::set<std::string> outerIdentifiers(const Text &T) {
+  std::set<std::string> Out;
+  const std::string &S = T.Source;
+  std::size_t RefIdx = 0;
+  for (std::size_t I = 0; I < S.size();) {
+    while (RefIdx < T.Refs.size() && T.Refs[RefIdx].Offset + T.Refs[RefIdx].Length <= I)
+      ++RefIdx;
+    char C = S[I];
+    if (C == '"' || C == '\'') {
+      char Quote = C;
+      for (++I; I < S.size() && S[I] != Quote; ++I)
+        if (S[I] == '\\')
+          ++I;
+      ++I;
+      continue;
+    }
+    if (std::isalpha(static_cast<unsigned char>(C)) || C == '_') {
+      std::size_t B = I;
+      while (I < S.size() && (std::isalnum(static_cast<unsigned char>(S[I])) || S[I] == '_'))
+        ++I;
+      bool IsRef = RefIdx < T.Refs.size() && T.Refs[RefIdx].Offset == B;
+      bool Member = B > 0 && (S[B - 1] == '.' || (B > 1 && S[B - 2] == '-' && S[B - 1] == '>') ||
+                              (B > 1 && S[B - 2] == ':' && S[B - 1] == ':'));
+      if (!IsRef && !Member)
+        Out.insert(S.substr(B, I - B));
+      continue;
+    }
+    ++I;
+  }
+  return Out;
+}
+
+class CoroLowering {
+public:
+  CoroLowering(const AsyncFunction &F, bool Values, std::vector<Finding> &Out)
+      : F(F), Values(Values), Out(Out), Names(F) {}
+
+  std::optional<PrintedFunction> run();
+
+private:
+  struct Ctx {
+    std::set<VarId> Failing; ///< error variables known to hold a failure here
+  };
+  struct JoinState {
+    bool Anchored = false;
+    bool ErrorAsValue = false;
+    ErrorHandling Leading;
+    std::vector<JumpSite> Sites;
+  };
+  enum class AwaitMode { Propagate, Ignore, Value };
+
+  void planJoins();
+  void lowerSeq(const std::vector<const Node *> &Nodes, CoList &Out, const Ctx &C);
+  void lowerAwait(const AsyncCallNode &A, CoList &Out, const Ctx &C);
+  void lowerForward(const AsyncCallNode &A, CoList &Out);
+  void lowerComplete(const CompleteNode &N, CoList &Out, const Ctx &C);
+  void lowerJump(const JumpNode &J, CoList &Out, const Ctx &C);
+  void lowerIf(const IfNode &I, CoList &Out, const Ctx &C);
+  void lowerJoinBody(unsigned Target, CoList &Out, const Ctx &C);
+  void declareJoinVars(unsigned Target, CoList &Out);
+  std::string awaitable(const AsyncCallNode &A);
+  std::string settled(const AsyncCallNode &A);
+  const std::string &declareAvoiding(VarId V, const std::set<std::string> &Avoid);
+  void refuse(const char *Id, Loc Where, std::string Message);
+
+  void group(CoList &L);
+  void render(const CoList &L, std::string &OutText, unsigned Depth) const;
+
+  std::string errorLiteral(const ErrorArg &A) { return A.IsSuccess ? "{}" : Names.render(A.Expr); }
+
+  const AsyncFunction &F;
+  bool Values;
+  std::vector<Finding> &Out;
+  Naming Names;
+  std::string CallbackName;
+  std::map<unsigned, JoinState> Joins;
+  /// Async calls whose continuation only passes their outcome to a join: they
+  /// take the join's error handling.
+  std::map<const AsyncCallNode *, unsigned> Forwarders;
+  bool Failed = false;
+};
+
+void CoroLowering::refuse(const char *Id, Loc Where, std::string Message) {
+  Failed = true;
+  Finding Fd;
+  Fd.Id = Id;
+  Fd.Where = Where;
+  Fd.Message = std::move(Message);
+  Out.push_back(std::move(Fd));
+}
+
+/// Declares \p V, avoiding the names its initializer uses for something else
+/// (taking one would make the initializer refer to the new variable).
+const std::string &CoroLowering::declareAvoiding(VarId V, const std::set<std::string> &Avoid) {
+  return Names.declare(V, Avoid);
+}
+
+void CoroLowering::planJoins() {
+  auto Sites = collectJumpSites(F);
+  for (const ContDefNode *J : F.Conts) {
+    JoinState &S = Joins[J->Id];
+    S.Leading = classifyErrorHandling(J->Cont);
+    S.Sites = Sites[J->Id];
+    if (J->Cont.Err == NoVar || S.Leading.K == ErrorHandling::Kind::Ignored) {
+      S.ErrorAsValue = false;
+      for (const JumpSite &Site : S.Sites)
+        if (Site.Forwarder)
+          Forwarders[Site.Forwarder] = J->Id;
+      continue;
+    }
+    if (Values || S.Leading.K != ErrorHandling::Kind::Propagate) {
+      S.ErrorAsValue = true;
+      continue;
+    }
+    std::vector<const AsyncCallNode *> Inherit;
+    for (const JumpSite &Site : S.Sites) {
+      if (Site.Jump->Err.IsSuccess)
+        continue;
+      if (Site.Forwarder) {
+        Inherit.push_back(Site.Forwarder);
+        continue;
+      }
+      S.ErrorAsValue = true;
+    }
+    if (!S.ErrorAsValue)
+      for (const AsyncCallNode *A : Inherit)
+        Forwarders[A] = J->Id;
+  }
+}
+
+std::string CoroLowering::awaitable(const AsyncCallNode &A) {
+  if (A.CalleeConverted)
+    return Names.render(A.WithoutHandler);
+  std::string T = A.ValueType.empty() ? "asyncshift::promisify(" : "asyncshift::promisify<" + A.ValueType + ">(";
+  return T + "[&](auto " + CallbackName + ") { " + Names.render(A.Prefix) + CallbackName + Names.render(A.Suffix) +
+         "; })";
+}
+
+std::string CoroLowering::settled(const AsyncCallNode &A) {
+  if (A.CalleeConverted && Values)
+    return awaitable(A); // a converted callee already returns its error as a value
+  return "asyncshift::settle(" + awaitable(A) + ")";
+}
+
+void CoroLowering::lowerSeq(const std::vector<const Node *> &Nodes, CoList &OutList, const Ctx &C) {
+  for (const Node *N : Nodes) {
+    switch (N->Kind) {
+    case NodeKind::Sync: {
+      const auto &S = static_cast<const SyncNode &>(*N);
+      CoStmt St;
+      for (VarId V : S.Declares) {
+        Names.declare(V);
+        St.Defs.insert(V);
+      }
+      St.Text = Names.render(S.Code);
+      addUses(St.Uses, S.Code);
+      OutList.push_back(std::move(St));
+      break;
+    }
+    case NodeKind::ContDef:
+      break; // printed where its paths join
+    case NodeKind::Return:
+      return;
+    case NodeKind::Complete:
+      lowerComplete(static_cast<const CompleteNode &>(*N), OutList, C);
+      return;
+    case NodeKind::Jump:
+      lowerJump(static_cast<const JumpNode &>(*N), OutList, C);
+      return;
+    case NodeKind::AsyncCall:
+      lowerAwait(static_cast<const AsyncCallNode &>(*N), OutList, C);
+      return;
+    case NodeKind::If:
+      lowerIf(static_cast<const IfNode &>(*N), OutList, C);
+      break;
+    }
+  }
+}
+
+void CoroLowering::lowerForward(const AsyncCallNode &A, CoList &OutList) {
+  CoStmt St;
+  St.K = CoStmt::Kind::Await;
+  St.IsCoAwait = true;
+  addUses(St.Uses, A.Prefix);
+  addUses(St.Uses, A.Suffix);
+  if (Values) {
+    St.Text = "co_return co_await " + settled(A) + ";";
+  } else if (!F.ResultType.empty()) {
+    St.Text = "co_return co_await " + awaitable(A) + ";";
+    St.Throws = true;
+  } else {
+    St.Text = "co_await " + awaitable(A) + ";";
+    St.Throws = true;
+    OutList.push_back(std::move(St));
+    CoStmt Ret;
+    Ret.Text = "co_return;";
+    OutList.push_back(std::move(Ret));
+    return;
+  }
+  OutList.push_back(std::move(St));
+}
+
+void CoroLowering::lowerAwait(const AsyncCallNode &A, CoList &OutList, const Ctx &C) {
+  if (A.Handler == AsyncCallNode::HandlerKind::Forward)
+    return lowerForward(A, OutList);
+
+  const Continuation &Cont = A.Cont;
+  AwaitMode Mode = AwaitMode::Value;
+  std::vector<const SyncNode *> Cleanup;
+  std::vector<const Node *> Rest = nodesOf(Cont.Body);
+  if (auto It = Forwarders.find(&A); It != Forwarders.end()) {
+    const JoinState &J = Joins[It->second];
+    if (J.Leading.K == ErrorHandling::Kind::Propagate && !Values) {
+      Mode = AwaitMode::Propagate;
+      Cleanup = J.Leading.Cleanup;
+    } else {
+      Mode = AwaitMode::Ignore;
+    }
+  } else {
+    ErrorHandling H = classifyErrorHandling(Cont);
+    if (H.K == ErrorHandling::Kind::Ignored) {
+      Mode = AwaitMode::Ignore;
+    } else if (H.K == ErrorHandling::Kind::Propagate && !Values) {
+      Mode = AwaitMode::Propagate;
+      Cleanup = H.Cleanup;
+      Rest = H.Rest;
+    }
+  }
+  // A cleanup that reads the value cannot run where the value does not exist.
+  if (Mode == AwaitMode::Propagate && Cont.Value != NoVar)
+    for (const SyncNode *S : Cleanup)
+      if (S->Code.references(Cont.Value))
+        Mode = AwaitMode::Value, Rest = nodesOf(Cont.Body);
+
+  bool UsesValue = false;
+  if (Cont.Value != NoVar)
+    for (const Node *N : Rest)
+      UsesValue |= references(*N, Cont.Value);
+  if (Mode == AwaitMode::Value && Cont.Value != NoVar)
+    UsesValue = references(Cont.Body, Cont.Value);
+
+  CoStmt St;
+  St.K = CoStmt::Kind::Await;
+  St.IsCoAwait = true;
+  addUses(St.Uses, A.Prefix);
+  addUses(St.Uses, A.Suffix);
+  std::set<std::string> Avoid = outerIdentifiers(A.Prefix);
+  for (const std::string &S : outerIdentifiers(A.Suffix))
+    Avoid.insert(S);
+  const std::string ValueDecl = A.ValueDeclType.empty() ? "auto" : A.ValueDeclType;
+
+  if (Mode == AwaitMode::Propagate) {
+    std::string X = awaitable(A);
+    std::string Lhs;
+    if (UsesValue) {
+      Lhs = ValueDecl + " " + declareAvoiding(Cont.Value, Avoid) + " = ";
+      St.Defs.insert(Cont.Value);
+    }
+    St.Text = Lhs + "co_await " + X + ";";
+    St.Throws = true;
+    if (!Cleanup.empty()) {
+      St.HasCleanup = true;
+      std::string Joined;
+      for (const SyncNode *S : Cleanup) {
+        St.CleanupLines.push_back(Names.render(S->Code));
+        Joined += St.CleanupLines.back() + "\n";
+        addUses(St.CleanupUses, S->Code);
+      }
+      St.CleanupKey = Joined;
+      St.OnErrorText = Lhs + "co_await asyncshift::on_error(" + X + ", [&] {\n" + Joined + "});";
+    }
+  } else {
+    std::string SX = settled(A);
+    const bool UsesErr = Mode == AwaitMode::Value && Cont.Err != NoVar;
+    if (!A.ValueType.empty()) {
+      if (UsesErr && UsesValue && A.ValueDeclType.empty()) {
+        const std::string &E = declareAvoiding(Cont.Err, Avoid);
+        std::string EName = E;
+        const std::string &V = declareAvoiding(Cont.Value, Avoid);
+        St.Text = "auto [" + EName + ", " + V + "] = co_await " + SX + ";";
+        St.Defs = {Cont.Err, Cont.Value};
+      } else if (UsesErr && UsesValue) {
+        std::string R = Names.fresh("settled");
+        const std::string &E = declareAvoiding(Cont.Err, Avoid);
+        std::string EName = E;
+        const std::string &V = declareAvoiding(Cont.Value, Avoid);
+        St.Text = "auto " + R + " = co_await " + SX + ";\nauto " + EName + " = std::move(" + R + ".err);\n" +
+                  A.ValueDeclType + " " + V + " = std::move(" + R + ".value);";
+        St.Defs = {Cont.Err, Cont.Value};
+      } else if (UsesErr) {
+        St.Text = "auto " + declareAvoiding(Cont.Err, Avoid) + " = (co_await " + SX + ").err;";
+        St.Defs = {Cont.Err};
+      } else if (UsesValue) {
+        St.Text = ValueDecl + " " + declareAvoiding(Cont.Value, Avoid) + " = (co_await " + SX + ").value;";
+        St.Defs = {Cont.Value};
+      } else {
+        St.Text = "co_await " + SX + ";";
+      }
+    } else if (UsesErr) {
+      St.Text = "auto " + declareAvoiding(Cont.Err, Avoid) + " = co_await " + SX + ";";
+      St.Defs = {Cont.Err};
+    } else {
+      St.Text = "co_await " + SX + ";";
+    }
+  }
+  OutList.push_back(std::move(St));
+  lowerSeq(Rest, OutList, C);
+}
+
+void CoroLowering::lowerComplete(const CompleteNode &N, CoList &OutList, const Ctx &C) {
+  CoStmt St;
+  addUses(St.Uses, N.Err.Expr);
+  addUses(St.Uses, N.Value);
+  const std::string Value = N.HasValue ? Names.render(N.Value) : "";
+  if (Values) {
+    if (N.Err.IsSuccess)
+      St.Text = N.HasValue ? "co_return {{}, " + Value + "};" : "co_return {};";
+    else
+      St.Text = N.HasValue ? "co_return {" + errorLiteral(N.Err) + ", " + Value + "};"
+                           : "co_return " + errorLiteral(N.Err) + ";";
+    OutList.push_back(std::move(St));
+    return;
+  }
+  const bool KnownFailure = N.Err.IsFailure || (N.Err.Var != NoVar && C.Failing.count(N.Err.Var));
+  if (KnownFailure) {
+    St.Text = "throw asyncshift::error_exception(" + errorLiteral(N.Err) + ");";
+    St.Throws = true;
+    OutList.push_back(std::move(St));
+    return;
+  }
+  if (!N.Err.IsSuccess) {
+    CoStmt Check;
+    Check.Text = "asyncshift::throw_if(" + errorLiteral(N.Err) + ");";
+    Check.Throws = true;
+    addUses(Check.Uses, N.Err.Expr);
+    OutList.push_back(std::move(Check));
+  }
+  if (N.HasValue)
+    St.Text = "co_return " + Value + ";";
+  else
+    St.Text = F.ResultType.empty() ? "co_return;" : "co_return {};";
+  OutList.push_back(std::move(St));
+}
+
+void CoroLowering::declareJoinVars(unsigned Target, CoList &OutList) {
+  const ContDefNode &J = *F.Conts[Target];
+  JoinState &S = Joins[Target];
+  if (S.ErrorAsValue && J.Cont.Err != NoVar) {
+    CoStmt St;
+    St.Text = "asyncshift::error " + Names.declare(J.Cont.Err) + ";";
+    St.Defs.insert(J.Cont.Err);
+    OutList.push_back(std::move(St));
+  }
+  if (J.Cont.Value != NoVar) {
+    const Var &V = F.Vars[J.Cont.Value];
+    if (V.Type.empty()) {
+      refuse(ids::JoinType, J.Where, "cannot name the type of named continuation parameter '" + V.Name + "'");
+      return;
+    }
+    CoStmt St;
+    St.Text = V.Type + " " + Names.declare(J.Cont.Value) + "{};";
+    St.Defs.insert(J.Cont.Value);
+    OutList.push_back(std::move(St));
+  }
+}
+
+void CoroLowering::lowerJump(const JumpNode &N, CoList &OutList, const Ctx &C) {
+  const ContDefNode &J = *F.Conts[N.Target];
+  JoinState &S = Joins[N.Target];
+  if (!S.Anchored) {
+    if (S.Sites.size() != 1) {
+      refuse(ids::UnsupportedJoin, N.Where,
+             "named continuation '" + F.Vars[J.Name].Name +
+                 "' is called from paths that do not meet after one 'if'; cannot convert");
+      return;
+    }
+    // The only call: the continuation's body simply follows, its parameters
+    // initialised from the arguments.
+    S.Anchored = true;
+    if (S.ErrorAsValue && J.Cont.Err != NoVar) {
+      CoStmt St;
+      St.Text = "asyncshift::error " + Names.declare(J.Cont.Err) + " = " + errorLiteral(N.Err) + ";";
+      addUses(St.Uses, N.Err.Expr);
+      St.Defs.insert(J.Cont.Err);
+      OutList.push_back(std::move(St));
+    }
+    if (J.Cont.Value != NoVar && N.HasValue) {
+      const Var &V = F.Vars[J.Cont.Value];
+      CoStmt St;
+      std::string Init = Names.render(N.Value);
+      St.Text = (V.Type.empty() ? std::string("auto") : V.Type) + " " +
+                declareAvoiding(J.Cont.Value, outerIdentifiers(N.Value)) + " = " + Init + ";";
+      addUses(St.Uses, N.Value);
+      St.Defs.insert(J.Cont.Value);
+      OutList.push_back(std::move(St));
+    }
+    lowerJoinBody(N.Target, OutList, C);
+    return;
+  }
+  if (S.ErrorAsValue && J.Cont.Err != NoVar) {
+    CoStmt St;
+    St.Text = Names.name(J.Cont.Err) + " = " + errorLiteral(N.Err) + ";";
+    addUses(St.Uses, N.Err.Expr);
+    St.Uses.insert(J.Cont.Err);
+    OutList.push_back(std::move(St));
+  }
+  if (J.Cont.Value != NoVar && N.HasValue) {
+    CoStmt St;
+    St.Text = Names.name(J.Cont.Value) + " = " + Names.render(N.Value) + ";";
+    addUses(St.Uses, N.Value);
+    St.Uses.insert(J.Cont.Value);
+    OutList.push_back(std::move(St));
+  }
+}
+
+void CoroLowering::lowerJoinBody(unsigned Target, CoList &OutList, const Ctx &C) {
+  const ContDefNode &J = *F.Conts[Target];
+  const JoinState &S = Joins[Target];
+  if (!Values && !S.ErrorAsValue && S.Leading.K == ErrorHandling::Kind::Propagate)
+    lowerSeq(S.Leading.Rest, OutList, C);
+  else
+    lowerSeq(nodesOf(J.Cont.Body), OutList, C);
+}
+
+void CoroLowering::lowerIf(const IfNode &I, CoList &OutList, const Ctx &C) {
+  // The joins whose every call is inside this `if` meet right after it.
+  std::vector<unsigned> Anchored;
+  for (auto &[Id, S] : Joins) {
+    if (S.Anchored || S.Sites.size() < 2)
+      continue;
+    if (countJumps(I, Id) == S.Sites.size())
+      Anchored.push_back(Id);
+  }
+  if (Anchored.size() > 1) {
+    refuse(ids::UnsupportedJoin, I.Where, "two named continuations join after the same 'if'; cannot convert");
+    return;
+  }
+  for (unsigned Id : Anchored) {
+    declareJoinVars(Id, OutList);
+    Joins[Id].Anchored = true;
+  }
+
+  CoStmt St;
+  St.K = CoStmt::Kind::If;
+  St.Text = Names.render(I.Cond);
+  addUses(St.Uses, I.Cond);
+  Ctx ThenCtx = C, ElseCtx = C;
+  if (I.Test.Err != NoVar)
+    (I.Test.Negated ? ElseCtx : ThenCtx).Failing.insert(I.Test.Err);
+  Names.push();
+  lowerSeq(nodesOf(I.Then), St.Then, ThenCtx);
+  Names.pop();
+  if (I.HasElse) {
+    St.HasElse = true;
+    Names.push();
+    lowerSeq(nodesOf(I.Else), St.Else, ElseCtx);
+    Names.pop();
+  }
+  OutList.push_back(std::move(St));
+  for (unsigned Id : Anchored)
+    lowerJoinBody(Id, OutList, C);
+}
+
+// ---- try/catch grouping --------------------------------------------------------
+
+void collectDefs(const CoList &L, std::set<VarId> &Out);
+void collectDefs(const CoStmt &S, std::set<VarId> &Out) {
+  Out.insert(S.Defs.begin(), S.Defs.end());
+  collectDefs(S.Then, Out);
+  collectDefs(S.Else, Out);
+  collectDefs(S.Body, Out);
+}
+void collectDefs(const CoList &L, std::set<VarId> &Out) {
+  for (const CoStmt &S : L)
+    collectDefs(S, Out);
+}
+void collectUses(const CoList &L, std::set<VarId> &Out);
+void collectUses(const CoStmt &S, std::set<VarId> &Out) {
+  Out.insert(S.Uses.begin(), S.Uses.end());
+  Out.insert(S.CleanupUses.begin(), S.CleanupUses.end());
+  collectUses(S.Then, Out);
+  collectUses(S.Else, Out);
+  collectUses(S.Body, Out);
+}
+void collectUses(const CoList &L, std::set<VarId> &Out) {
+  for (const CoStmt &S : L)
+    collectUses(S, Out);
+}
+
+/// Can \p S sit inside `try { ... } catch { <cleanup Key>; throw; }` without
+/// the catch seeing an error it should not clean up after?
+bool fitsGroup(const CoStmt &S, const std::string &Key) {
+  switch (S.K) {
+  case CoStmt::Kind::Line:
+    return !S.Throws;
+  case CoStmt::Kind::Await:
+    return S.HasCleanup ? S.CleanupKey == Key : !S.Throws;
+  case CoStmt::Kind::If:
+    for (const CoStmt &T : S.Then)
+      if (!fitsGroup(T, Key))
+        return false;
+    for (const CoStmt &T : S.Else)
+      if (!fitsGroup(T, Key))
+        return false;
+    return true;
+  case CoStmt::Kind::Try:
+    return false;
+  }
+  return false;
+}
+
+bool hasCleanupAwait(const CoStmt &S, const std::string &Key) {
+  if (S.K == CoStmt::Kind::Await)
+    return S.HasCleanup && S.CleanupKey == Key;
+  for (const CoStmt &T : S.Then)
+    if (hasCleanupAwait(T, Key))
+      return true;
+  for (const CoStmt &T : S.Else)
+    if (hasCleanupAwait(T, Key))
+      return true;
+  return false;
+}
+
+void markOnError(CoList &L) {
+  for (CoStmt &S : L) {
+    if (S.K == CoStmt::Kind::Await && S.HasCleanup)
+      S.UseOnError = true;
+    markOnError(S.Then);
+    markOnError(S.Else);
+  }
+}
+
+void CoroLowering::group(CoList &L) {
+  for (std::size_t I = 0; I < L.size(); ++I) {
+    CoStmt &S = L[I];
+    if (S.K != CoStmt::Kind::Await || !S.HasCleanup) {
+      if (S.K == CoStmt::Kind::If) {
+        group(S.Then);
+        group(S.Else);
+      }
+      continue;
+    }
+    const std::string Key = S.CleanupKey;
+    std::size_t Last = I;
+    for (std::size_t J = I + 1; J < L.size() && fitsGroup(L[J], Key); ++J)
+      if (hasCleanupAwait(L[J], Key))
+        Last = J;
+    std::set<VarId> Defs, LaterUses;
+    for (std::size_t J = I; J <= Last; ++J)
+      collectDefs(L[J], Defs);
+    for (std::size_t J = Last + 1; J < L.size(); ++J)
+      collectUses(L[J], LaterUses);
+    bool Escapes = false;
+    for (VarId V : Defs)
+      if (LaterUses.count(V) || S.CleanupUses.count(V))
+        Escapes = true;
+    if (Escapes) {
+      CoList One;
+      One.push_back(std::move(L[I]));
+      markOnError(One);
+      L[I] = std::move(One.front());
+      continue;
+    }
+    CoStmt Try;
+    Try.K = CoStmt::Kind::Try;
+    Try.CleanupLines = S.CleanupLines;
+    Try.IsCoAwait = true;
+    for (std::size_t J = I; J <= Last; ++J)
+      Try.Body.push_back(std::move(L[J]));
+    L.erase(L.begin() + static_cast<long>(I) + 1, L.begin() + static_cast<long>(Last) + 1);
+    L[I] = std::move(Try);
+  }
+}
+
+// ---- Rendering ---------------------------------------------------------------------
+
+void CoroLowering::render(const CoList &L, std::string &Text, unsigned Depth) const {
+  for (const CoStmt &S : L) {
+    switch (S.K) {
+    case CoStmt::Kind::Line:
+      Text += S.Text + "\n";
+      break;
+    case CoStmt::Kind::Await:
+      Text += (S.UseOnError ? S.OnErrorText : S.Text) + "\n";
+      break;
+    case CoStmt::Kind::If:
+      Text += "if (" + S.Text + ") {\n";
+      render(S.Then, Text, Depth + 1);
+      if (S.HasElse) {
+        Text += "} else {\n";
+        render(S.Else, Text, Depth + 1);
+      }
+      Text += "}\n";
+      break;
+    case CoStmt::Kind::Try:
+      Text += "try {\n";
+      render(S.Body, Text, Depth + 1);
+      Text += "} catch (const asyncshift::error_exception &) {\n";
+      for (const std::string &C : S.CleanupLines)
+        Text += C + "\n";
+      Text += "throw;\n}\n";
+      break;
+    }
+  }
+}
+
+bool hasCoAwait(const CoList &L) {
+  for (const CoStmt &S : L)
+    if (S.IsCoAwait || hasCoAwait(S.Then) || hasCoAwait(S.Else) || hasCoAwait(S.Body))
+      return true;
+  return false;
+}
+
+std::optional<PrintedFunction> CoroLowering::run() {
+  CallbackName = "cb";
+  while (F.Identifiers.count(CallbackName))
+    CallbackName += "_";
+  planJoins();
+  for (VarId P : F.Params)
+    Names.declare(P);
+  CoList Body;
+  lowerSeq(nodesOf(F.Body), Body, Ctx{});
+  if (Failed)
+    return std::nullopt;
+  if (!Values)
+    group(Body);
+  // `co_return;` at the very end says nothing, unless it is what makes this a coroutine.
+  if (!Body.empty() && Body.back().K == CoStmt::Kind::Line && Body.back().Text == "co_return;" && hasCoAwait(Body))
+    Body.pop_back();
+
+  PrintedFunction P;
+  if (Values)
+    P.ReturnType = F.ResultType.empty() ? "asyncshift::task<asyncshift::error>"
+                                        : "asyncshift::task<asyncshift::result<" + F.ResultType + ">>";
+  else
+    P.ReturnType = F.ResultType.empty() ? "asyncshift::task<>" : "asyncshift::task<" + F.ResultType + ">";
+  P.Body = "{\n";
+  render(Body, P.Body, 1);
+  P.Body += "}";
+  return P;
+}
+
+class CoroPrinter : public StylePrinter {
+public:
+  explicit CoroPrinter(bool Values) : Values(Values) {}
+  const char *name() const override { return Values ? "coro-values" : "coro"; }
+  std::optional<PrintedFunction> print(const AsyncFunction &F, std::vector<Finding> &Out) const override {
+    CoroLowering L(F, Values, Out);
+    return L.run();
+  }
+  std::string detachedCall(const std::string &Call, const std::string &Handler) const override {
+    return "asyncshift::start(" + Call + ", " + Handler + ")";
+  }
+
+private:
+  bool Values;
+};
+
+} // namespace
+
+std::unique_ptr<StylePrinter> makeCoroPrinter(bool ErrorsAsValues) {
+  return std::make_unique<CoroPrinter>(ErrorsAsValues);
+}
+
+} // namespace asyncshift

@@ -1,0 +1,327 @@
+//===- Driver.cpp - The asyncshift command line ---------------------------===//
+//
+// Options, input validation, running the Clang tool over every file, and
+// writing the results: to stdout, to -o, into --out-dir, or in place (-i).
+// Every write is atomic: a temporary file in the target's directory, renamed
+// over the target, so a failure never leaves a half-written file.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Driver.h"
+#include "FileRewriter.h"
+#include "Printer.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+
+#ifndef ASYNCSHIFT_VERSION
+#define ASYNCSHIFT_VERSION "unknown"
+#endif
+
+using namespace clang;
+using namespace clang::tooling;
+namespace cl = llvm::cl;
+
+namespace asyncshift {
+namespace {
+
+cl::OptionCategory Category("asyncshift options");
+
+const char Overview[] = R"(Rewrites callback-style C++ (error-first completion handlers, nested
+continuations) into promise, future or coroutine style, or checks it.
+
+  asyncshift --style=coro file.cpp -- -std=c++20 -Iinclude   # rewritten file on stdout
+  asyncshift --style=coro --out-dir gen a.cpp b.cpp -p build  # gen/a.coro.cpp, gen/b.coro.cpp
+  asyncshift --style=coro -i file.cpp -p build               # replace file.cpp atomically
+  asyncshift --check file.cpp -p build                       # report callback bugs only
+
+Compiler flags come from compile_commands.json (-p BUILD_DIR) or follow '--'.
+With neither, the file is parsed with -std=c++20 and the runtime's headers.
+Anything the tool cannot convert faithfully is refused with a diagnostic
+('file:line:col: error: ... [asyncshift-<id>]'), exit status 1, and no output
+for that file.
+)";
+
+cl::opt<std::string> StyleOpt("style", cl::desc("Output style: coro or coro-values"), cl::value_desc("style"),
+                              cl::cat(Category));
+cl::opt<bool> CheckOpt("check", cl::desc("Only analyse: report callback bugs, write nothing"), cl::cat(Category));
+cl::opt<std::string> OutputOpt("o", cl::desc("Write the rewritten file to <file> (one input file)"),
+                               cl::value_desc("file"), cl::cat(Category));
+cl::opt<std::string> OutDirOpt("out-dir", cl::desc("Write DIR/<stem>.<style><ext> for each input file"),
+                               cl::value_desc("dir"), cl::cat(Category));
+cl::opt<bool> InPlaceOpt("i", cl::desc("Rewrite the input files in place (atomically)"), cl::cat(Category));
+cl::opt<std::string> DepFileOpt("depfile",
+                                cl::desc("Write a Make-style depfile listing every file the input read "
+                                         "(with -o, or --out-dir and one input)"),
+                                cl::value_desc("file"), cl::cat(Category));
+cl::opt<bool> DumpIROpt("dump-ir", cl::desc("Print each async function's continuation IR to stdout"),
+                        cl::cat(Category));
+cl::opt<std::string> FallbackStyleOpt("fallback-style",
+                                      cl::desc("clang-format style when no .clang-format is found (default: LLVM)"),
+                                      cl::init("LLVM"), cl::cat(Category));
+
+void error(const llvm::Twine &Message) { llvm::errs() << "asyncshift: error: " << Message << "\n"; }
+
+/// Writes \p Content to \p Path through a temporary file in the same directory.
+bool writeAtomically(const std::string &Path, const std::string &Content) {
+  llvm::SmallString<256> Dir(Path);
+  llvm::sys::path::remove_filename(Dir);
+  if (Dir.empty())
+    Dir = ".";
+  if (std::error_code EC = llvm::sys::fs::create_directories(Dir)) {
+    error("cannot create directory '" + Dir + "': " + EC.message());
+    return false;
+  }
+  llvm::SmallString<256> Model(Dir);
+  llvm::sys::path::append(Model, "." + llvm::sys::path::filename(Path) + ".asyncshift-%%%%%%.tmp");
+  int FD = -1;
+  llvm::SmallString<256> Temp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Model, FD, Temp)) {
+    error("cannot create a temporary file next to '" + Path + "': " + EC.message());
+    return false;
+  }
+  {
+    llvm::raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Content;
+    OS.flush();
+    if (OS.has_error()) {
+      error("cannot write '" + Temp + "': " + OS.error().message());
+      OS.clear_error();
+      llvm::sys::fs::remove(Temp);
+      return false;
+    }
+  }
+  // Keep the permissions of a file being replaced.
+  if (auto Perms = llvm::sys::fs::getPermissions(Path))
+    llvm::sys::fs::setPermissions(Temp, *Perms);
+  else
+    llvm::consumeError(llvm::errorCodeToError(Perms.getError()));
+  if (std::error_code EC = llvm::sys::fs::rename(Temp, Path)) {
+    error("cannot replace '" + Path + "': " + EC.message());
+    llvm::sys::fs::remove(Temp);
+    return false;
+  }
+  return true;
+}
+
+std::string escapeForMake(llvm::StringRef Path) {
+  std::string Out;
+  for (char C : Path) {
+    if (C == ' ' || C == '#')
+      Out += '\\';
+    if (C == '$')
+      Out += '$';
+    Out += C;
+  }
+  return Out;
+}
+
+std::string realPath(llvm::StringRef Path) {
+  llvm::SmallString<256> Real;
+  if (llvm::sys::fs::real_path(Path, Real))
+    return Path.str();
+  return std::string(Real);
+}
+
+struct RunState {
+  FileRequest Request;
+  std::map<std::string, FileResult> Results; ///< by real path
+  std::map<std::string, bool> Failed;
+};
+
+class Consumer : public ASTConsumer {
+public:
+  explicit Consumer(RunState &State) : State(State) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    const SourceManager &SM = Ctx.getSourceManager();
+    std::string Path = realPath(SM.getFileEntryRefForID(SM.getMainFileID())->getName());
+    FileResult R = processFile(Ctx, State.Request);
+    if (!R.Ok)
+      State.Failed[Path] = true;
+    State.Results[Path] = std::move(R);
+  }
+
+private:
+  RunState &State;
+};
+
+class Action : public ASTFrontendAction {
+public:
+  explicit Action(RunState &State) : State(State) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
+    return std::make_unique<Consumer>(State);
+  }
+
+private:
+  RunState &State;
+};
+
+class Factory : public FrontendActionFactory {
+public:
+  explicit Factory(RunState &State) : State(State) {}
+  std::unique_ptr<FrontendAction> create() override { return std::make_unique<Action>(State); }
+
+private:
+  RunState &State;
+};
+
+/// The runtime headers next to the installed tool, or in the source tree.
+std::string runtimeIncludeDir(const char *Argv0) {
+  std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&runtimeIncludeDir));
+  llvm::SmallString<256> Installed(llvm::sys::path::parent_path(llvm::sys::path::parent_path(Exe)));
+  llvm::sys::path::append(Installed, "include");
+  llvm::SmallString<256> Probe(Installed);
+  llvm::sys::path::append(Probe, "asyncshift", "callback.hpp");
+  if (llvm::sys::fs::exists(Probe))
+    return std::string(Installed);
+#ifdef ASYNCSHIFT_SOURCE_RUNTIME_INCLUDE
+  return ASYNCSHIFT_SOURCE_RUNTIME_INCLUDE;
+#else
+  return "";
+#endif
+}
+
+} // namespace
+
+int asyncshiftMain(int Argc, const char **Argv) {
+  cl::SetVersionPrinter([](llvm::raw_ostream &OS) {
+    OS << "asyncshift " << ASYNCSHIFT_VERSION << " (LLVM/Clang " << LLVM_VERSION_STRING << ")\n";
+  });
+  cl::HideUnrelatedOptions(Category);
+
+  // Without -p and without '--', parse with default flags instead of
+  // searching for a compilation database and complaining when there is none.
+  std::vector<const char *> Args(Argv, Argv + Argc);
+  bool HasDashDash = false, HasBuildPath = false;
+  for (int I = 1; I < Argc; ++I) {
+    llvm::StringRef A = Argv[I];
+    if (A == "--") {
+      HasDashDash = true;
+      break;
+    }
+    if (A == "-p" || A.starts_with("-p=") || A.starts_with("--p="))
+      HasBuildPath = true;
+  }
+  bool DefaultFlags = !HasDashDash && !HasBuildPath;
+  if (DefaultFlags) {
+    Args.push_back("--");
+    Args.push_back("-std=c++20");
+  }
+  int ArgCount = static_cast<int>(Args.size());
+  auto Parser = CommonOptionsParser::create(ArgCount, Args.data(), Category, cl::OneOrMore, Overview);
+  if (!Parser) {
+    std::string Message = llvm::toString(Parser.takeError());
+    while (!Message.empty() && Message.back() == '\n')
+      Message.pop_back();
+    error(Message);
+    return 1;
+  }
+
+  // Validate the request before parsing anything.
+  if (CheckOpt == !StyleOpt.empty()) {
+    error(CheckOpt ? "--check and --style are exclusive" : "say what to do: --style=STYLE or --check");
+    return 1;
+  }
+  std::unique_ptr<StylePrinter> Printer;
+  if (!CheckOpt) {
+    Printer = makePrinter(StyleOpt);
+    if (!Printer) {
+      std::string Known;
+      for (const std::string &S : styleNames())
+        Known += (Known.empty() ? "" : ", ") + S;
+      error("unknown style '" + StyleOpt + "' (known styles: " + Known + ")");
+      return 1;
+    }
+  }
+  const std::vector<std::string> &Sources = Parser->getSourcePathList();
+  int Outputs = !OutputOpt.empty() + !OutDirOpt.empty() + (InPlaceOpt ? 1 : 0);
+  if (Outputs > 1) {
+    error("-o, --out-dir and -i are exclusive");
+    return 1;
+  }
+  if (CheckOpt && Outputs) {
+    error("--check writes nothing; drop -o, --out-dir and -i");
+    return 1;
+  }
+  if (!OutputOpt.empty() && Sources.size() != 1) {
+    error("-o takes one input file; use --out-dir for several");
+    return 1;
+  }
+  if (!DepFileOpt.empty() && !(Sources.size() == 1 && (!OutputOpt.empty() || !OutDirOpt.empty()))) {
+    error("--depfile needs one input file and -o or --out-dir");
+    return 1;
+  }
+  for (const std::string &S : Sources)
+    if (!llvm::sys::fs::is_regular_file(S)) {
+      error(llvm::sys::fs::exists(S) ? "'" + S + "' is not a regular file" : "no such file: '" + S + "'");
+      return 1;
+    }
+
+  RunState State;
+  State.Request.Printer = Printer.get();
+  State.Request.DumpIR = DumpIROpt;
+  State.Request.FallbackStyle = FallbackStyleOpt;
+
+  ClangTool Tool(Parser->getCompilations(), Sources);
+  Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+      "-resource-dir=" ASYNCSHIFT_CLANG_RESOURCE_DIR, ArgumentInsertPosition::BEGIN));
+  Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster("-Wno-unknown-warning-option", ArgumentInsertPosition::END));
+  if (std::string Runtime = runtimeIncludeDir(Argv[0]); !Runtime.empty())
+    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(("-idirafter" + Runtime).c_str(), ArgumentInsertPosition::END));
+  Factory F(State);
+  int ToolStatus = Tool.run(&F);
+
+  bool AnyFailed = ToolStatus != 0;
+  for (const std::string &S : Sources) {
+    std::string Key = realPath(S);
+    auto It = State.Results.find(Key);
+    if (It == State.Results.end() || State.Failed[Key]) {
+      AnyFailed = true;
+      continue;
+    }
+    const FileResult &R = It->second;
+    if (CheckOpt)
+      continue;
+    std::string Target;
+    if (!OutputOpt.empty()) {
+      Target = OutputOpt;
+    } else if (!OutDirOpt.empty()) {
+      llvm::SmallString<256> P(OutDirOpt);
+      llvm::sys::path::append(P, llvm::sys::path::stem(S) + "." + StyleOpt + llvm::sys::path::extension(S));
+      Target = std::string(P);
+    } else if (InPlaceOpt) {
+      Target = S;
+    }
+    if (Target.empty()) {
+      llvm::outs() << R.NewCode;
+      continue;
+    }
+    if (!writeAtomically(Target, R.NewCode)) {
+      AnyFailed = true;
+      continue;
+    }
+    if (!DepFileOpt.empty()) {
+      std::string Dep = escapeForMake(Target) + ":";
+      for (const std::string &D : R.Dependencies)
+        Dep += " \\\n  " + escapeForMake(D);
+      Dep += "\n";
+      if (!writeAtomically(DepFileOpt, Dep))
+        AnyFailed = true;
+    }
+  }
+  return AnyFailed ? 1 : 0;
+}
+
+} // namespace asyncshift

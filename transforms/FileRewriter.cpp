@@ -1,0 +1,278 @@
+//===- FileRewriter.cpp - Rewriting one translation unit ------------------===//
+
+#include "FileRewriter.h"
+#include "Analysis.h"
+#include "AsyncModel.h"
+#include "IRBuilder.h"
+#include "Printer.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Format/Format.h"
+#include "clang/Lex/Lexer.h"
+#include "clang/Tooling/Core/Replacement.h"
+#include "clang/Tooling/Inclusions/HeaderIncludes.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace clang;
+
+namespace asyncshift {
+namespace {
+
+/// The async functions defined in the main file, in source order.
+class AsyncFunctionFinder : public RecursiveASTVisitor<AsyncFunctionFinder> {
+public:
+  explicit AsyncFunctionFinder(const SourceManager &SM) : SM(SM) {}
+  bool VisitFunctionDecl(FunctionDecl *FD) {
+    if (!FD->isThisDeclarationADefinition() || !FD->hasBody())
+      return true;
+    if (const auto *M = dyn_cast<CXXMethodDecl>(FD); M && M->getParent()->isLambda())
+      return true; // async lambdas stay in callback style inside the code that holds them
+    if (SM.isWrittenInMainFile(SM.getExpansionLoc(FD->getLocation())) && isAsyncFunction(FD))
+      Found.push_back(FD);
+    return true;
+  }
+  std::vector<const FunctionDecl *> Found;
+
+private:
+  const SourceManager &SM;
+};
+
+/// Calls of converted functions from code that is not converted.
+class ForeignCallFinder : public RecursiveASTVisitor<ForeignCallFinder> {
+public:
+  ForeignCallFinder(const SourceManager &SM, const ConvertedSet &Converted) : SM(SM), Converted(Converted) {}
+  bool TraverseFunctionDecl(FunctionDecl *FD) {
+    if (Converted.count(FD->getCanonicalDecl()) && FD->hasBody())
+      return true; // inside a converted function: the IR builder decides
+    return RecursiveASTVisitor::TraverseFunctionDecl(FD);
+  }
+  bool TraverseCXXMethodDecl(CXXMethodDecl *FD) {
+    if (Converted.count(FD->getCanonicalDecl()) && FD->hasBody())
+      return true;
+    return RecursiveASTVisitor::TraverseCXXMethodDecl(FD);
+  }
+  bool VisitCallExpr(CallExpr *C) {
+    if (const FunctionDecl *Callee = C->getDirectCallee())
+      if (Converted.count(Callee->getCanonicalDecl()) && SM.isWrittenInMainFile(SM.getExpansionLoc(C->getBeginLoc())))
+        Found.push_back(C);
+    return true;
+  }
+  std::vector<const CallExpr *> Found;
+
+private:
+  const SourceManager &SM;
+  const ConvertedSet &Converted;
+};
+
+class Rewriter {
+public:
+  Rewriter(ASTContext &Ctx, const FileRequest &Request)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), Request(Request) {}
+
+  FileResult run();
+
+private:
+  void refuse(const char *Id, SourceLocation L, const std::string &Message) {
+    Finding F;
+    F.Id = Id;
+    F.Where.Raw = L.getRawEncoding();
+    F.Message = Message;
+    report(Ctx.getDiagnostics(), F);
+    Failed = true;
+  }
+  std::optional<std::pair<unsigned, unsigned>> offsets(SourceRange R) const {
+    CharSourceRange CR = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, LO);
+    if (CR.isInvalid())
+      return std::nullopt;
+    auto [BF, B] = SM.getDecomposedLoc(CR.getBegin());
+    auto [EF, E] = SM.getDecomposedLoc(CR.getEnd());
+    if (BF != SM.getMainFileID() || EF != SM.getMainFileID())
+      return std::nullopt;
+    return std::make_pair(B, E);
+  }
+  bool replace(SourceRange R, const std::string &With);
+  bool replaceOffsets(unsigned B, unsigned E, const std::string &With);
+  bool editSignature(const FunctionDecl *D, const std::string &ReturnType);
+  void collectDependencies(FileResult &Result);
+  std::string applyAndFormat(const std::string &Code, bool UsesRuntime);
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  const LangOptions &LO;
+  const FileRequest &Request;
+  tooling::Replacements Edits;
+  std::vector<tooling::Range> EditedRanges;
+  bool Failed = false;
+};
+
+bool Rewriter::replaceOffsets(unsigned B, unsigned E, const std::string &With) {
+  StringRef File = SM.getFileEntryRefForID(SM.getMainFileID())->getName();
+  if (llvm::Error Err = Edits.add(tooling::Replacement(File, B, E - B, With))) {
+    llvm::consumeError(std::move(Err));
+    return false;
+  }
+  EditedRanges.emplace_back(B, static_cast<unsigned>(With.size()));
+  return true;
+}
+
+bool Rewriter::replace(SourceRange R, const std::string &With) {
+  auto Off = offsets(R);
+  if (!Off)
+    return false;
+  return replaceOffsets(Off->first, Off->second, With);
+}
+
+/// The return type becomes the style's; the handler parameter goes.
+bool Rewriter::editSignature(const FunctionDecl *D, const std::string &ReturnType) {
+  SourceRange RT = D->getReturnTypeSourceRange();
+  if (RT.isInvalid() || !replace(RT, ReturnType)) {
+    refuse(ids::Macro, D->getLocation(), "cannot find the return type of '" + D->getNameAsString() + "' in the source");
+    return false;
+  }
+  unsigned N = D->getNumParams();
+  const ParmVarDecl *H = D->getParamDecl(N - 1);
+  auto HandlerOff = offsets(H->getSourceRange());
+  if (!HandlerOff) {
+    refuse(ids::Macro, H->getLocation(), "handler parameter comes from a macro expansion; cannot convert");
+    return false;
+  }
+  unsigned Begin = HandlerOff->first;
+  if (N >= 2) {
+    auto PrevOff = offsets(D->getParamDecl(N - 2)->getSourceRange());
+    if (!PrevOff) {
+      refuse(ids::Macro, H->getLocation(), "parameter comes from a macro expansion; cannot convert");
+      return false;
+    }
+    Begin = PrevOff->second;
+  }
+  return replaceOffsets(Begin, HandlerOff->second, "");
+}
+
+void Rewriter::collectDependencies(FileResult &Result) {
+  for (auto It = SM.fileinfo_begin(); It != SM.fileinfo_end(); ++It) {
+    StringRef Name = It->getFirst().getName();
+    if (!Name.empty() && Name != "<built-in>")
+      Result.Dependencies.push_back(Name.str());
+  }
+  llvm::sort(Result.Dependencies);
+  Result.Dependencies.erase(std::unique(Result.Dependencies.begin(), Result.Dependencies.end()),
+                            Result.Dependencies.end());
+}
+
+std::string Rewriter::applyAndFormat(const std::string &Code, bool UsesRuntime) {
+  StringRef FileName = SM.getFileEntryRefForID(SM.getMainFileID())->getName();
+  llvm::Expected<format::FormatStyle> Style =
+      format::getStyle("file", FileName, Request.FallbackStyle, Code, &SM.getFileManager().getVirtualFileSystem());
+  format::FormatStyle FS = format::getLLVMStyle();
+  if (Style)
+    FS = *Style;
+  else
+    llvm::consumeError(Style.takeError());
+
+  tooling::Replacements All = Edits;
+  if (UsesRuntime) {
+    bool Included = StringRef(Code).contains("asyncshift/asyncshift.hpp") || StringRef(Code).contains("asyncshift/bench.hpp");
+    if (!Included) {
+      tooling::HeaderIncludes Includes(FileName, Code, FS.IncludeStyle);
+      if (auto R = Includes.insert("asyncshift/asyncshift.hpp", /*IsAngled=*/true, tooling::IncludeDirective::Include))
+        if (llvm::Error Err = All.add(*R))
+          llvm::consumeError(std::move(Err));
+    }
+  }
+  auto Cleaned = format::cleanupAroundReplacements(Code, All, FS);
+  if (!Cleaned) {
+    llvm::consumeError(Cleaned.takeError());
+    Cleaned = All;
+  }
+  auto Formatted = format::formatReplacements(Code, *Cleaned, FS);
+  if (!Formatted) {
+    llvm::consumeError(Formatted.takeError());
+    Formatted = *Cleaned;
+  }
+  auto NewCode = tooling::applyAllReplacements(Code, *Formatted);
+  if (!NewCode) {
+    llvm::consumeError(NewCode.takeError());
+    auto Plain = tooling::applyAllReplacements(Code, All);
+    if (!Plain) {
+      llvm::consumeError(Plain.takeError());
+      return Code;
+    }
+    return *Plain;
+  }
+  return *NewCode;
+}
+
+FileResult Rewriter::run() {
+  FileResult Result;
+  collectDependencies(Result);
+  if (Ctx.getDiagnostics().hasErrorOccurred())
+    return Result; // the compiler already said why
+
+  AsyncFunctionFinder Finder(SM);
+  Finder.TraverseDecl(Ctx.getTranslationUnitDecl());
+  ConvertedSet Converted;
+  for (const FunctionDecl *FD : Finder.Found)
+    Converted.insert(FD->getCanonicalDecl());
+  Result.AsyncFunctions = static_cast<unsigned>(Finder.Found.size());
+
+  std::vector<std::pair<const FunctionDecl *, PrintedFunction>> Printed;
+  for (const FunctionDecl *FD : Finder.Found) {
+    std::vector<Finding> Findings;
+    std::optional<AsyncFunction> IR = buildIR(Ctx, FD, Converted, Findings);
+    if (IR) {
+      checkCompletionPaths(*IR, Findings);
+      if (Findings.empty())
+        normalizeJoins(*IR);
+    }
+    if (IR && Request.DumpIR)
+      llvm::outs() << dumpIR(*IR);
+    if (IR && Findings.empty() && Request.Printer) {
+      if (auto P = Request.Printer->print(*IR, Findings))
+        Printed.emplace_back(FD, std::move(*P));
+    }
+    for (const Finding &F : Findings)
+      report(Ctx.getDiagnostics(), F);
+    if (!Findings.empty())
+      Failed = true;
+  }
+
+  if (Request.Printer) {
+    ForeignCallFinder Calls(SM, Converted);
+    Calls.TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (const CallExpr *C : Calls.Found)
+      refuse(ids::DetachedConvertedCall, C->getBeginLoc(),
+             "call of '" + C->getDirectCallee()->getNameAsString() +
+                 "' from code that is not converted; not supported yet (call it from an async function)");
+  }
+  if (Failed)
+    return Result;
+  if (!Request.Printer) {
+    Result.Ok = true;
+    return Result;
+  }
+
+  for (auto &[FD, P] : Printed) {
+    if (!editSignature(FD, P.ReturnType) || !replace(FD->getBody()->getSourceRange(), P.Body))
+      return Result;
+    for (const FunctionDecl *Redecl : FD->redecls())
+      if (Redecl != FD && !Redecl->doesThisDeclarationHaveABody() &&
+          SM.isWrittenInMainFile(SM.getExpansionLoc(Redecl->getLocation())))
+        if (!editSignature(Redecl, P.ReturnType))
+          return Result;
+  }
+  std::string Code = SM.getBufferData(SM.getMainFileID()).str();
+  Result.NewCode = Printed.empty() ? Code : applyAndFormat(Code, /*UsesRuntime=*/true);
+  Result.Ok = true;
+  return Result;
+}
+
+} // namespace
+
+FileResult processFile(ASTContext &Ctx, const FileRequest &Request) {
+  Rewriter R(Ctx, Request);
+  return R.run();
+}
+
+} // namespace asyncshift

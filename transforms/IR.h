@@ -1,0 +1,210 @@
+//===- IR.h - The continuation IR of an async function ----------*- C++ -*-===//
+//
+// What the analysis knows about one async function, free of Clang types, so
+// that printers and their tests need no AST. An async function is a tree of
+// blocks; a block is a list of nodes:
+//
+//   Sync      statements kept verbatim (source text with renameable references)
+//   AsyncCall a call whose last argument is a continuation, a forwarded
+//             handler, or a named continuation (normalised to a Jump)
+//   If        a condition and two blocks; error checks are recognised later
+//   Complete  the handler is called: done(err) / done({}, v)
+//   Jump      a named continuation is called: where paths join
+//   ContDef   a named continuation is defined
+//   Return    a plain `return;` (the path ends without completing)
+//
+// Source text is kept as Text: the characters plus the positions of every
+// reference to one of the function's variables, so a printer can rename a
+// variable that flattening would make clash with another.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASYNCSHIFT_TRANSFORMS_IR_H
+#define ASYNCSHIFT_TRANSFORMS_IR_H
+
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace asyncshift {
+
+using VarId = unsigned;
+inline constexpr VarId NoVar = ~0u;
+
+/// A variable of the async function: a parameter, a local, or a parameter of
+/// one of its continuations.
+struct Var {
+  std::string Name;
+  /// The type as written, without references and cv-qualifiers (for
+  /// declarations a printer must write itself); may be empty.
+  std::string Type;
+  /// True when the type is asyncshift::error.
+  bool IsError = false;
+};
+
+/// Source text with the positions of references to the function's variables.
+struct Text {
+  struct Ref {
+    unsigned Offset;
+    unsigned Length;
+    VarId Var;
+  };
+  std::string Source;
+  std::vector<Ref> Refs;
+
+  bool empty() const { return Source.empty(); }
+  bool references(VarId V) const {
+    for (const Ref &R : Refs)
+      if (R.Var == V)
+        return true;
+    return false;
+  }
+};
+
+/// An opaque source position, for diagnostics raised after IR building.
+struct Loc {
+  unsigned Raw = 0;
+};
+
+enum class NodeKind { Sync, AsyncCall, If, Complete, Jump, ContDef, Return };
+
+struct Node {
+  explicit Node(NodeKind K) : Kind(K) {}
+  virtual ~Node() = default;
+  NodeKind Kind;
+  Loc Where;
+};
+
+using NodePtr = std::unique_ptr<Node>;
+using Block = std::vector<NodePtr>;
+
+/// Statements kept as written.
+struct SyncNode : Node {
+  SyncNode() : Node(NodeKind::Sync) {}
+  Text Code;
+  /// Variables this statement declares in its block.
+  std::vector<VarId> Declares;
+  static bool classof(const Node *N) { return N->Kind == NodeKind::Sync; }
+};
+
+/// The body of a continuation: (error Err, T Value) { Body }.
+struct Continuation {
+  VarId Err = NoVar;   ///< NoVar when the parameter is unnamed.
+  VarId Value = NoVar; ///< NoVar when absent or unnamed.
+  bool HasValueParam = false;
+  Block Body;
+};
+
+struct AsyncCallNode : Node {
+  AsyncCallNode() : Node(NodeKind::AsyncCall) {}
+  /// The call up to its handler argument, and from after it to the end:
+  /// `Prefix` + handler + `Suffix` is the original call.
+  Text Prefix, Suffix;
+  /// The call without its handler argument (for callees this run converts).
+  Text WithoutHandler;
+  /// The callee is an async function this run converts (it will return a
+  /// task/promise/future); otherwise it is a leaf reached through promisify.
+  bool CalleeConverted = false;
+  /// T of the callee's callback<T>; empty for callback<>.
+  std::string ValueType;
+
+  enum class HandlerKind { Continuation, Forward } Handler = HandlerKind::Continuation;
+  Continuation Cont;
+  /// Declared type of the continuation's value parameter when it differs from
+  /// ValueType (an implicit conversion the printer must keep).
+  std::string ValueDeclType;
+  bool IsReturn = false;
+
+  static bool classof(const Node *N) { return N->Kind == NodeKind::AsyncCall; }
+};
+
+/// How an `if` tests an error variable, when it does.
+struct ErrorTest {
+  VarId Err = NoVar;
+  bool Negated = false; ///< `if (!err)`
+};
+
+struct IfNode : Node {
+  IfNode() : Node(NodeKind::If) {}
+  Text Cond;
+  ErrorTest Test;
+  Block Then, Else;
+  bool HasElse = false;
+  static bool classof(const Node *N) { return N->Kind == NodeKind::If; }
+};
+
+/// An argument in error position: `{}`, a variable, or another expression.
+struct ErrorArg {
+  bool Present = false;
+  bool IsSuccess = false;     ///< `{}`, `asyncshift::error()`, ...
+  bool IsFailure = false;     ///< `asyncshift::error("message")`: always a failure
+  VarId Var = NoVar;          ///< the expression is this variable
+  Text Expr;
+};
+
+struct CompleteNode : Node {
+  CompleteNode() : Node(NodeKind::Complete) {}
+  ErrorArg Err;
+  bool HasValue = false;
+  Text Value;
+  bool IsReturn = false;
+  static bool classof(const Node *N) { return N->Kind == NodeKind::Complete; }
+};
+
+struct JumpNode : Node {
+  JumpNode() : Node(NodeKind::Jump) {}
+  unsigned Target = 0; ///< index into AsyncFunction::Conts
+  ErrorArg Err;
+  bool HasValue = false;
+  Text Value;
+  bool IsReturn = false;
+  static bool classof(const Node *N) { return N->Kind == NodeKind::Jump; }
+};
+
+/// `auto next = [=](asyncshift::error err, T v) { ... };`
+struct ContDefNode : Node {
+  ContDefNode() : Node(NodeKind::ContDef) {}
+  unsigned Id = 0;
+  VarId Name = NoVar;
+  Continuation Cont;
+  static bool classof(const Node *N) { return N->Kind == NodeKind::ContDef; }
+};
+
+/// A plain `return;`.
+struct ReturnNode : Node {
+  ReturnNode() : Node(NodeKind::Return) {}
+  static bool classof(const Node *N) { return N->Kind == NodeKind::Return; }
+};
+
+template <class T> T *dyn(Node *N) { return N && T::classof(N) ? static_cast<T *>(N) : nullptr; }
+template <class T> const T *dyn(const Node *N) {
+  return N && T::classof(N) ? static_cast<const T *>(N) : nullptr;
+}
+
+/// One async function, ready for printing.
+struct AsyncFunction {
+  std::string Name;
+  /// T of the handler's callback<T>; empty for callback<>.
+  std::string ResultType;
+  VarId Handler = NoVar;
+  /// The function's parameters, without the handler.
+  std::vector<VarId> Params;
+  Block Body;
+  std::vector<Var> Vars;
+  /// Named continuations, by ContDefNode::Id.
+  std::vector<const ContDefNode *> Conts;
+  /// Every identifier spelled in the function, so fresh names never collide.
+  std::set<std::string> Identifiers;
+  /// Identifiers that name something other than the function's variables
+  /// inside named continuations (joins): a variable that flattening moves into
+  /// their scope must not shadow them.
+  std::set<std::string> JoinOuterNames;
+  Loc Where;
+};
+
+/// Prints the IR as an indented tree (for --dump-ir and tests).
+std::string dumpIR(const AsyncFunction &F);
+
+} // namespace asyncshift
+
+#endif

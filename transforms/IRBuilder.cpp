@@ -1,0 +1,936 @@
+//===- IRBuilder.cpp - From the Clang AST to the continuation IR ----------===//
+//
+// One pass over the body of an async function. Every statement is one of:
+// a completion of the handler, a jump to a named continuation, an async call,
+// an `if` around any of those, the definition of a named continuation, or a
+// statement that never reaches the handler (kept verbatim as Sync). Anything
+// else that reaches the handler is refused, with the construct named.
+//
+//===----------------------------------------------------------------------===//
+
+#include "IRBuilder.h"
+#include "AsyncModel.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
+using namespace clang;
+
+namespace asyncshift {
+namespace {
+
+bool isWithin(const DeclContext *DC, const FunctionDecl *FD) {
+  for (; DC; DC = DC->getParent())
+    if (DC == FD)
+      return true;
+  return false;
+}
+
+class Builder {
+public:
+  Builder(ASTContext &Ctx, const FunctionDecl *FD, const ConvertedSet &Converted, std::vector<Finding> &Findings)
+      : Ctx(Ctx), SM(Ctx.getSourceManager()), LO(Ctx.getLangOpts()), FD(FD), Converted(Converted),
+        Findings(Findings) {}
+
+  std::optional<AsyncFunction> run();
+
+  // Used by the visitors below.
+  void addRef(SourceLocation L, const VarDecl *VD);
+  bool isLocal(const VarDecl *VD) const { return VD && isWithin(VD->getDeclContext(), FD); }
+  bool isAsyncName(const VarDecl *VD) const { return VD && (VD == Handler || ContIds.count(VD)); }
+
+private:
+  // Source text.
+  std::optional<std::pair<unsigned, unsigned>> offsets(SourceRange R) const;
+  std::optional<unsigned> offsetOf(SourceLocation L) const;
+  Text textAt(unsigned Begin, unsigned End) const;
+  std::optional<Text> textOf(SourceRange R) const;
+  std::optional<Text> textOf(const Stmt *S) const { return textOf(S->getSourceRange()); }
+  std::string writtenType(const ValueDecl *D) const;
+
+  // Findings.
+  void refuse(const char *Id, SourceLocation L, SourceRange R, std::string Message);
+  void refuse(const char *Id, const Stmt *S, std::string Message) {
+    refuse(Id, S->getBeginLoc(), S->getSourceRange(), std::move(Message));
+  }
+
+  VarId varId(const VarDecl *VD);
+  VarId syntheticVar(std::string Name, std::string Type, bool IsError);
+
+  // Building.
+  bool mentionsAsync(const Stmt *S) const;
+  void buildBlock(const Stmt *S, Block &Out);
+  void buildStmt(const Stmt *S, Block &Out);
+  bool buildCall(const Expr *E, bool IsReturn, Block &Out);
+  bool buildContinuation(const LambdaExpr *L, Continuation &C);
+  ErrorArg errorArg(const Expr *E);
+  void buildSync(const Stmt *S, Block &Out);
+  void scanSync(const Stmt *S);
+  void checkEscapes();
+  void checkJoinCaptures();
+  void collectJoinOuterNames();
+
+  ASTContext &Ctx;
+  SourceManager &SM;
+  const LangOptions &LO;
+  const FunctionDecl *FD;
+  const ParmVarDecl *Handler = nullptr;
+  const ConvertedSet &Converted;
+  std::vector<Finding> &Findings;
+  FileID MainFID;
+  StringRef Buffer;
+
+  AsyncFunction F;
+  llvm::DenseMap<const VarDecl *, VarId> VarIds;
+  std::vector<Text::Ref> Refs; ///< by file offset
+  llvm::DenseSet<unsigned> RefOffsets;
+  llvm::DenseMap<const VarDecl *, unsigned> ContIds;
+  llvm::DenseMap<const VarDecl *, const DeclStmt *> ContDecls;
+  llvm::DenseSet<const DeclRefExpr *> Accounted;
+  bool Failed = false;
+};
+
+/// Finds every reference to a local variable: uses, declarations, explicit captures.
+class RefCollector : public RecursiveASTVisitor<RefCollector> {
+public:
+  explicit RefCollector(Builder &B) : B(B) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
+      if (B.isLocal(VD))
+        B.addRef(E->getLocation(), VD);
+    return true;
+  }
+  bool VisitVarDecl(VarDecl *VD) {
+    if (B.isLocal(VD) && VD->getIdentifier())
+      B.addRef(VD->getLocation(), VD);
+    return true;
+  }
+  bool TraverseLambdaExpr(LambdaExpr *L) {
+    for (const LambdaCapture &C : L->explicit_captures())
+      if (C.capturesVariable())
+        if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
+          if (B.isLocal(VD) && !VD->isInitCapture())
+            B.addRef(C.getLocation(), VD);
+    return RecursiveASTVisitor::TraverseLambdaExpr(L);
+  }
+
+private:
+  Builder &B;
+};
+
+/// Does a statement reach the handler or a named continuation?
+class AsyncMentionFinder : public RecursiveASTVisitor<AsyncMentionFinder> {
+public:
+  explicit AsyncMentionFinder(const Builder &B) : B(B) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (B.isAsyncName(dyn_cast<VarDecl>(E->getDecl()))) {
+      Found = true;
+      return false;
+    }
+    return true;
+  }
+  bool Found = false;
+
+private:
+  const Builder &B;
+};
+
+/// Collects references to the handler and named continuations.
+class AsyncRefCollector : public RecursiveASTVisitor<AsyncRefCollector> {
+public:
+  explicit AsyncRefCollector(const Builder &B) : B(B) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    if (B.isAsyncName(dyn_cast<VarDecl>(E->getDecl())))
+      Found.push_back(E);
+    return true;
+  }
+  std::vector<const DeclRefExpr *> Found;
+
+private:
+  const Builder &B;
+};
+
+} // namespace
+
+// ---- Source text --------------------------------------------------------------
+
+void Builder::addRef(SourceLocation L, const VarDecl *VD) {
+  std::optional<unsigned> Off = offsetOf(L);
+  if (!Off || !VD->getIdentifier())
+    return;
+  StringRef Name = VD->getName();
+  if (Buffer.substr(*Off, Name.size()) != Name)
+    return;
+  if (!RefOffsets.insert(*Off).second)
+    return;
+  Refs.push_back({*Off, static_cast<unsigned>(Name.size()), varId(VD)});
+}
+
+std::optional<unsigned> Builder::offsetOf(SourceLocation L) const {
+  if (L.isInvalid())
+    return std::nullopt;
+  if (L.isMacroID()) {
+    if (!SM.isMacroArgExpansion(L))
+      return std::nullopt;
+    L = SM.getSpellingLoc(L);
+  }
+  auto [File, Offset] = SM.getDecomposedLoc(L);
+  if (File != MainFID)
+    return std::nullopt;
+  return Offset;
+}
+
+std::optional<std::pair<unsigned, unsigned>> Builder::offsets(SourceRange R) const {
+  CharSourceRange CR = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, LO);
+  if (CR.isInvalid())
+    return std::nullopt;
+  auto [BF, B] = SM.getDecomposedLoc(CR.getBegin());
+  auto [EF, E] = SM.getDecomposedLoc(CR.getEnd());
+  if (BF != MainFID || EF != MainFID || E < B)
+    return std::nullopt;
+  return std::make_pair(B, E);
+}
+
+Text Builder::textAt(unsigned Begin, unsigned End) const {
+  Text T;
+  T.Source = Buffer.slice(Begin, End).str();
+  auto First = std::lower_bound(Refs.begin(), Refs.end(), Begin,
+                                [](const Text::Ref &R, unsigned Off) { return R.Offset < Off; });
+  for (auto It = First; It != Refs.end() && It->Offset + It->Length <= End; ++It)
+    T.Refs.push_back({It->Offset - Begin, It->Length, It->Var});
+  return T;
+}
+
+std::optional<Text> Builder::textOf(SourceRange R) const {
+  auto Off = offsets(R);
+  if (!Off)
+    return std::nullopt;
+  return textAt(Off->first, Off->second);
+}
+
+static Text concat(Text A, const Text &B) {
+  unsigned Shift = static_cast<unsigned>(A.Source.size());
+  A.Source += B.Source;
+  for (const Text::Ref &R : B.Refs)
+    A.Refs.push_back({R.Offset + Shift, R.Length, R.Var});
+  return A;
+}
+
+std::string Builder::writtenType(const ValueDecl *D) const {
+  QualType Plain = D->getType().getNonReferenceType().getUnqualifiedType();
+  if (const TypeSourceInfo *TSI = isa<DeclaratorDecl>(D) ? cast<DeclaratorDecl>(D)->getTypeSourceInfo() : nullptr) {
+    TypeLoc TL = TSI->getTypeLoc();
+    if (auto Ref = TL.getAs<ReferenceTypeLoc>())
+      TL = Ref.getPointeeLoc();
+    if (auto Qual = TL.getAs<QualifiedTypeLoc>())
+      TL = Qual.getUnqualifiedLoc();
+    if (auto Off = offsets(TL.getSourceRange())) {
+      std::string S = Buffer.slice(Off->first, Off->second).str();
+      if (!S.empty() && S.find("auto") == std::string::npos)
+        return S;
+    }
+  }
+  return printType(Plain, Ctx);
+}
+
+// ---- Findings ----------------------------------------------------------------
+
+void Builder::refuse(const char *Id, SourceLocation L, SourceRange R, std::string Message) {
+  Failed = true;
+  Finding Fd;
+  Fd.Id = Id;
+  Fd.Message = std::move(Message);
+  Fd.Where.Raw = L.getRawEncoding();
+  if (R.isValid()) {
+    Fd.RangeBegin.Raw = R.getBegin().getRawEncoding();
+    Fd.RangeEnd.Raw = R.getEnd().getRawEncoding();
+  }
+  Findings.push_back(std::move(Fd));
+}
+
+// ---- Variables -----------------------------------------------------------------
+
+VarId Builder::varId(const VarDecl *VD) {
+  auto [It, Inserted] = VarIds.try_emplace(VD, static_cast<VarId>(F.Vars.size()));
+  if (Inserted) {
+    Var V;
+    V.Name = VD->getName().str();
+    V.IsError = isErrorType(VD->getType());
+    F.Vars.push_back(std::move(V));
+  }
+  return It->second;
+}
+
+VarId Builder::syntheticVar(std::string Name, std::string Type, bool IsError) {
+  Var V;
+  V.Name = std::move(Name);
+  V.Type = std::move(Type);
+  V.IsError = IsError;
+  F.Vars.push_back(std::move(V));
+  return static_cast<VarId>(F.Vars.size() - 1);
+}
+
+// ---- Building -----------------------------------------------------------------
+
+bool Builder::mentionsAsync(const Stmt *S) const {
+  AsyncMentionFinder Finder(*this);
+  Finder.TraverseStmt(const_cast<Stmt *>(S));
+  return Finder.Found;
+}
+
+void Builder::buildBlock(const Stmt *S, Block &Out) {
+  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
+    for (const Stmt *Child : CS->body())
+      buildStmt(Child, Out);
+    return;
+  }
+  buildStmt(S, Out);
+}
+
+/// Statements after a completion that are only `return;` fold into it.
+static bool foldReturn(Block &Out) {
+  if (Out.empty())
+    return false;
+  Node *Last = Out.back().get();
+  if (auto *C = dyn<CompleteNode>(Last); C && !C->IsReturn)
+    return C->IsReturn = true;
+  if (auto *J = dyn<JumpNode>(Last); J && !J->IsReturn)
+    return J->IsReturn = true;
+  if (auto *A = dyn<AsyncCallNode>(Last); A && !A->IsReturn)
+    return A->IsReturn = true;
+  return false;
+}
+
+void Builder::buildStmt(const Stmt *S, Block &Out) {
+  if (isa<NullStmt>(S))
+    return;
+
+  if (const auto *R = dyn_cast<ReturnStmt>(S)) {
+    const Expr *V = R->getRetValue();
+    if (!V) {
+      if (!foldReturn(Out)) {
+        auto N = std::make_unique<ReturnNode>();
+        N->Where.Raw = S->getBeginLoc().getRawEncoding();
+        Out.push_back(std::move(N));
+      }
+      return;
+    }
+    if (buildCall(V, /*IsReturn=*/true, Out))
+      return;
+    if (mentionsAsync(V))
+      return refuse(ids::AsyncInExpression, S,
+                    "the handler or a named continuation is used inside an expression; cannot convert");
+    return refuse(ids::ReturnValue, S, "async function returns a value; cannot convert");
+  }
+
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    if (buildCall(E, /*IsReturn=*/false, Out))
+      return;
+    return buildSync(S, Out);
+  }
+
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    if (!mentionsAsync(If))
+      return buildSync(S, Out);
+    if (If->isConstexpr() || If->isConsteval() || If->getInit() || If->getConditionVariable())
+      return refuse(ids::UnsupportedStatement, S,
+                    "'if' with an initializer, a condition variable or constexpr around async work; cannot convert");
+    if (mentionsAsync(If->getCond()))
+      return refuse(ids::AsyncInExpression, If->getCond(),
+                    "the handler or a named continuation is used in a condition; cannot convert");
+    auto N = std::make_unique<IfNode>();
+    N->Where.Raw = S->getBeginLoc().getRawEncoding();
+    auto Cond = textOf(If->getCond());
+    if (!Cond)
+      return refuse(ids::Macro, If->getCond(), "condition comes from a macro expansion; cannot convert");
+    N->Cond = *Cond;
+    // Recognise `if (err)` and `if (!err)` on an error variable.
+    const Expr *C = If->getCond()->IgnoreParenImpCasts();
+    bool Negated = false;
+    if (const auto *U = dyn_cast<UnaryOperator>(C); U && U->getOpcode() == UO_LNot) {
+      Negated = true;
+      C = U->getSubExpr()->IgnoreParenImpCasts();
+    }
+    if (const auto *Conv = dyn_cast<CXXMemberCallExpr>(C))
+      if (isa_and_nonnull<CXXConversionDecl>(Conv->getMethodDecl()))
+        C = Conv->getImplicitObjectArgument()->IgnoreParenImpCasts();
+    if (const VarDecl *V = referencedVar(C); V && isErrorType(V->getType()) && VarIds.count(V)) {
+      N->Test.Err = VarIds[V];
+      N->Test.Negated = Negated;
+    }
+    buildBlock(If->getThen(), N->Then);
+    if (const Stmt *Else = If->getElse()) {
+      N->HasElse = true;
+      buildBlock(Else, N->Else);
+    }
+    Out.push_back(std::move(N));
+    return;
+  }
+
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
+    if (DS->isSingleDecl())
+      if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()))
+        if (const Expr *Init = VD->getInit())
+          if (const auto *L = dyn_cast<LambdaExpr>(stripArgument(Init)); L && isContinuationShaped(L) && mentionsAsync(L)) {
+            const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
+            if (!RD || !RD->isLambda())
+              return refuse(ids::UnsupportedContinuation, S,
+                            "a named continuation must be declared 'auto' (a lambda); cannot convert");
+            auto N = std::make_unique<ContDefNode>();
+            N->Where.Raw = S->getBeginLoc().getRawEncoding();
+            N->Name = varId(VD);
+            if (!buildContinuation(L, N->Cont))
+              return;
+            N->Id = static_cast<unsigned>(F.Conts.size());
+            F.Conts.push_back(N.get());
+            ContIds[VD] = N->Id;
+            ContDecls[VD] = DS;
+            Out.push_back(std::move(N));
+            return;
+          }
+    return buildSync(S, Out);
+  }
+
+  if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S)) {
+    if (mentionsAsync(S))
+      return refuse(ids::AsyncInLoop, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
+                    "async call or handler use inside a loop body; cannot convert (use asyncshift::each_series "
+                    "or the recursive-lambda idiom)");
+    return buildSync(S, Out);
+  }
+
+  if (isa<GotoStmt, IndirectGotoStmt, LabelStmt>(S)) {
+    if (isa<LabelStmt>(S) && !mentionsAsync(S))
+      return refuse(ids::Goto, S, "label in an async function; cannot convert");
+    return refuse(ids::Goto, S, "'goto' in an async function; cannot convert");
+  }
+
+  if (mentionsAsync(S))
+    return refuse(ids::UnsupportedStatement, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
+                  std::string("async work inside a '") + S->getStmtClassName() +
+                      "' statement; cannot convert");
+  buildSync(S, Out);
+}
+
+void Builder::buildSync(const Stmt *S, Block &Out) {
+  if (mentionsAsync(S)) {
+    // Find the offending reference for a precise location.
+    AsyncRefCollector Collector(*this);
+    Collector.TraverseStmt(const_cast<Stmt *>(S));
+    const DeclRefExpr *First = Collector.Found.empty() ? nullptr : Collector.Found.front();
+    SourceLocation L = First ? First->getLocation() : S->getBeginLoc();
+    if (First && First->getDecl() == Handler)
+      return refuse(ids::HandlerEscapes, L, SourceRange(L, L),
+                    "handler '" + Handler->getName().str() +
+                        "' is used other than by calling or forwarding it; cannot convert");
+    return refuse(ids::ContinuationEscapes, L, SourceRange(L, L),
+                  "named continuation is used other than by calling it or passing it as a handler; cannot convert");
+  }
+  scanSync(S);
+  auto Code = textOf(S);
+  if (!Code)
+    return refuse(ids::Macro, S, "statement comes from a macro expansion; cannot convert");
+  auto N = std::make_unique<SyncNode>();
+  N->Where.Raw = S->getBeginLoc().getRawEncoding();
+  N->Code = std::move(*Code);
+  // A statement expression does not end with its semicolon in the AST.
+  if (isa<Expr>(S) || isa<ReturnStmt>(S)) {
+    if (auto Off = offsets(S->getSourceRange())) {
+      unsigned End = Off->second;
+      while (End < Buffer.size() && (Buffer[End] == ' ' || Buffer[End] == '\t'))
+        ++End;
+      if (End < Buffer.size() && Buffer[End] == ';')
+        N->Code.Source += ";";
+    }
+  }
+  if (const auto *DS = dyn_cast<DeclStmt>(S))
+    for (const Decl *D : DS->decls())
+      if (const auto *VD = dyn_cast<VarDecl>(D))
+        N->Declares.push_back(varId(VD));
+  Out.push_back(std::move(N));
+}
+
+/// What a verbatim statement must not contain: a `return` or `goto` of the
+/// async function itself, coroutine keywords, a detached call of a function
+/// this run converts.
+void Builder::scanSync(const Stmt *S) {
+  class Scanner : public RecursiveASTVisitor<Scanner> {
+  public:
+    Scanner(Builder &B, const ConvertedSet &Converted) : B(B), Converted(Converted) {}
+    bool TraverseLambdaExpr(LambdaExpr *L) {
+      ++LambdaDepth;
+      bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+      --LambdaDepth;
+      return R;
+    }
+    bool VisitReturnStmt(ReturnStmt *R) {
+      if (LambdaDepth == 0 && !Bad)
+        Bad = R, Id = ids::NotCalled,
+        Msg = "this path returns without calling, forwarding or passing on the handler; cannot convert";
+      return true;
+    }
+    bool VisitGotoStmt(GotoStmt *G) {
+      if (LambdaDepth == 0 && !Bad)
+        Bad = G, Id = ids::Goto, Msg = "'goto' in an async function; cannot convert";
+      return true;
+    }
+    bool VisitCoroutineBodyStmt(CoroutineBodyStmt *C) { return true; }
+    bool VisitCoawaitExpr(CoawaitExpr *E) {
+      if (LambdaDepth == 0 && !Bad)
+        Bad = E, Id = ids::UnsupportedStatement, Msg = "'co_await' in a callback-style function; cannot convert";
+      return true;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      if (const FunctionDecl *Callee = C->getDirectCallee())
+        if (Converted.count(Callee->getCanonicalDecl()) && !Bad)
+          Bad = C, Id = ids::DetachedConvertedCall,
+          Msg = "detached call of '" + Callee->getNameAsString() +
+                "', an async function this run converts; not supported yet";
+      return true;
+    }
+    Builder &B;
+    const ConvertedSet &Converted;
+    unsigned LambdaDepth = 0;
+    const Stmt *Bad = nullptr;
+    const char *Id = "";
+    std::string Msg;
+  } Scan(*this, Converted);
+  Scan.TraverseStmt(const_cast<Stmt *>(S));
+  if (Scan.Bad)
+    refuse(Scan.Id, Scan.Bad, Scan.Msg);
+}
+
+ErrorArg Builder::errorArg(const Expr *E) {
+  ErrorArg A;
+  A.Present = true;
+  A.IsSuccess = isSuccessLiteral(E);
+  A.IsFailure = isFailureConstruction(E);
+  if (const VarDecl *V = referencedVar(stripArgument(E)); V && isErrorType(V->getType()) && VarIds.count(V))
+    A.Var = VarIds[V];
+  if (auto T = textOf(E))
+    A.Expr = *T;
+  else
+    refuse(ids::Macro, E, "argument comes from a macro expansion; cannot convert");
+  return A;
+}
+
+bool Builder::buildContinuation(const LambdaExpr *L, Continuation &C) {
+  if (L->isMutable()) {
+    refuse(ids::MutableContinuation, L->getBeginLoc(), L->getIntroducerRange(),
+           "'mutable' continuation; cannot convert (its captured copies would become shared variables)");
+    return false;
+  }
+  for (const LambdaCapture &Cap : L->captures())
+    if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef) {
+      SourceLocation At = Cap.isImplicit() ? L->getCaptureDefaultLoc() : Cap.getLocation();
+      refuse(ids::ReferenceCapture, At, SourceRange(At, At),
+             "continuation captures '" + Cap.getCapturedVar()->getNameAsString() +
+                 "' by reference; cannot convert (capture by value, as the continuation runs after this scope ends)");
+      return false;
+    }
+  const CXXMethodDecl *Call = L->getCallOperator();
+  const ParmVarDecl *ErrParam = Call->getParamDecl(0);
+  if (ErrParam->getIdentifier())
+    C.Err = varId(ErrParam);
+  if (Call->getNumParams() == 2) {
+    C.HasValueParam = true;
+    const ParmVarDecl *ValueParam = Call->getParamDecl(1);
+    if (ValueParam->getIdentifier()) {
+      C.Value = varId(ValueParam);
+      F.Vars[C.Value].Type = writtenType(ValueParam);
+    }
+  }
+  buildBlock(L->getBody(), C.Body);
+  return true;
+}
+
+bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
+  const auto *C = dyn_cast<CallExpr>(E->IgnoreImplicit());
+  if (!C)
+    return false;
+  CallArgs A = callArguments(C);
+  const VarDecl *ObjectVar = A.Object ? referencedVar(stripArgument(A.Object)) : nullptr;
+  auto account = [&](const Expr *Ref) {
+    if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripArgument(Ref)->IgnoreParenImpCasts()))
+      Accounted.insert(DRE);
+  };
+
+  // done(err) / done({}, v)
+  if (ObjectVar && ObjectVar == Handler) {
+    account(A.Object);
+    auto N = std::make_unique<CompleteNode>();
+    N->Where.Raw = C->getBeginLoc().getRawEncoding();
+    N->IsReturn = IsReturn;
+    if (A.Args.empty() || A.Args.size() > 2) {
+      refuse(ids::UnsupportedStatement, C, "handler called with an unexpected number of arguments; cannot convert");
+      return true;
+    }
+    for (const Expr *Arg : A.Args)
+      if (mentionsAsync(Arg)) {
+        refuse(ids::AsyncInExpression, Arg, "handler or named continuation used in an argument; cannot convert");
+        return true;
+      }
+    N->Err = errorArg(A.Args[0]);
+    if (A.Args.size() == 2) {
+      N->HasValue = true;
+      if (auto T = textOf(A.Args[1]))
+        N->Value = *T;
+      else
+        refuse(ids::Macro, A.Args[1], "argument comes from a macro expansion; cannot convert");
+    }
+    Out.push_back(std::move(N));
+    return true;
+  }
+
+  // next(err, v): a jump to a named continuation.
+  if (ObjectVar && ContIds.count(ObjectVar)) {
+    account(A.Object);
+    auto N = std::make_unique<JumpNode>();
+    N->Where.Raw = C->getBeginLoc().getRawEncoding();
+    N->IsReturn = IsReturn;
+    N->Target = ContIds[ObjectVar];
+    for (const Expr *Arg : A.Args)
+      if (mentionsAsync(Arg)) {
+        refuse(ids::AsyncInExpression, Arg, "handler or named continuation used in an argument; cannot convert");
+        return true;
+      }
+    if (A.Args.empty()) {
+      refuse(ids::UnsupportedStatement, C, "named continuation called without an error argument; cannot convert");
+      return true;
+    }
+    N->Err = errorArg(A.Args[0]);
+    if (A.Args.size() >= 2) {
+      N->HasValue = true;
+      if (auto T = textOf(A.Args[1]))
+        N->Value = *T;
+    }
+    Out.push_back(std::move(N));
+    return true;
+  }
+
+  if (A.Args.empty())
+    return false;
+  const Expr *LastArg = A.Args.back();
+  const Expr *Last = stripArgument(LastArg);
+  const auto *Lambda = dyn_cast<LambdaExpr>(Last);
+  const VarDecl *LastVar = referencedVar(Last);
+  const bool IsContinuation = Lambda && isContinuationShaped(Lambda);
+  const bool IsForward = LastVar && LastVar == Handler;
+  const bool IsNamed = LastVar && ContIds.count(LastVar);
+  if (IsContinuation && !mentionsAsync(Lambda))
+    return false; // detached (fire-and-forget): a plain statement
+  if (!IsContinuation && !IsForward && !IsNamed) {
+    if (LastVar && asCallbackType(LastVar->getType()) && mentionsAsync(LastArg))
+      return false;
+    return false;
+  }
+  for (unsigned I = 0; I + 1 < A.Args.size(); ++I)
+    if (mentionsAsync(A.Args[I])) {
+      refuse(ids::AsyncInExpression, A.Args[I], "handler or named continuation used in an argument; cannot convert");
+      return true;
+    }
+  if (A.Object && mentionsAsync(A.Object)) {
+    refuse(ids::AsyncInExpression, A.Object, "handler or named continuation used as a callee; cannot convert");
+    return true;
+  }
+
+  auto N = std::make_unique<AsyncCallNode>();
+  N->Where.Raw = C->getBeginLoc().getRawEncoding();
+  N->IsReturn = IsReturn;
+  auto CallOff = offsets(C->getSourceRange());
+  auto HandlerOff = offsets(LastArg->getSourceRange());
+  if (!CallOff || !HandlerOff) {
+    refuse(ids::Macro, C, "async call comes from a macro expansion; cannot convert");
+    return true;
+  }
+  N->Prefix = textAt(CallOff->first, HandlerOff->first);
+  N->Suffix = textAt(HandlerOff->second, CallOff->second);
+  if (A.Args.size() >= 2) {
+    auto PrevOff = offsets(A.Args[A.Args.size() - 2]->getSourceRange());
+    if (!PrevOff) {
+      refuse(ids::Macro, C, "async call comes from a macro expansion; cannot convert");
+      return true;
+    }
+    N->WithoutHandler = concat(textAt(CallOff->first, PrevOff->second), N->Suffix);
+  } else {
+    Text P = N->Prefix;
+    while (!P.Source.empty() && isspace(static_cast<unsigned char>(P.Source.back())))
+      P.Source.pop_back();
+    N->WithoutHandler = concat(P, N->Suffix);
+  }
+  if (const FunctionDecl *Callee = C->getDirectCallee())
+    N->CalleeConverted = Converted.count(Callee->getCanonicalDecl()) != 0;
+
+  // The value type: the callee's callback<T> as the argument was converted to.
+  std::optional<CallbackType> CT = asCallbackType(LastArg->getType());
+  if (!CT && IsForward)
+    CT = asCallbackType(Handler->getType());
+
+  if (IsForward) {
+    account(LastArg);
+    N->Handler = AsyncCallNode::HandlerKind::Forward;
+    if (CT && CT->HasValue)
+      N->ValueType = printType(CT->Value, Ctx);
+    Out.push_back(std::move(N));
+    return true;
+  }
+
+  if (IsNamed) {
+    account(LastArg);
+    // op(args, next) is op(args, [=](error e, T v) { next(e, v); }).
+    const ContDefNode *Target = F.Conts[ContIds[LastVar]];
+    const Var *TargetErr = Target->Cont.Err != NoVar ? &F.Vars[Target->Cont.Err] : nullptr;
+    N->Cont.Err = syntheticVar(TargetErr ? TargetErr->Name : "err", "asyncshift::error", true);
+    auto J = std::make_unique<JumpNode>();
+    J->Where = N->Where;
+    J->Target = Target->Id;
+    J->Err.Present = true;
+    J->Err.Var = N->Cont.Err;
+    J->Err.Expr.Source = F.Vars[N->Cont.Err].Name;
+    J->Err.Expr.Refs.push_back({0, static_cast<unsigned>(J->Err.Expr.Source.size()), N->Cont.Err});
+    J->IsReturn = true;
+    if (Target->Cont.HasValueParam) {
+      N->Cont.HasValueParam = true;
+      const Var *TargetValue = Target->Cont.Value != NoVar ? &F.Vars[Target->Cont.Value] : nullptr;
+      N->Cont.Value = syntheticVar(TargetValue ? TargetValue->Name : "value", TargetValue ? TargetValue->Type : "", false);
+      J->HasValue = true;
+      J->Value.Source = F.Vars[N->Cont.Value].Name;
+      J->Value.Refs.push_back({0, static_cast<unsigned>(J->Value.Source.size()), N->Cont.Value});
+    }
+    N->Cont.Body.push_back(std::move(J));
+    if (CT && CT->HasValue)
+      N->ValueType = printType(CT->Value, Ctx);
+    Out.push_back(std::move(N));
+    return true;
+  }
+
+  // An inline continuation.
+  if (!buildContinuation(Lambda, N->Cont))
+    return true;
+  const CXXMethodDecl *Op = Lambda->getCallOperator();
+  if (CT && CT->HasValue) {
+    N->ValueType = printType(CT->Value, Ctx);
+    if (Op->getNumParams() == 2) {
+      const ParmVarDecl *P = Op->getParamDecl(1);
+      QualType Declared = P->getType().getNonReferenceType().getUnqualifiedType();
+      if (Ctx.hasSameType(Declared.getCanonicalType(), CT->Value.getCanonicalType()))
+        N->ValueType = writtenType(P); // the user's spelling of the same type
+      else
+        N->ValueDeclType = writtenType(P);
+    }
+  } else if (!CT && Op->getNumParams() == 2) {
+    N->ValueType = writtenType(Op->getParamDecl(1));
+  }
+  Out.push_back(std::move(N));
+  return true;
+}
+
+// ---- Whole-function checks -------------------------------------------------------
+
+void Builder::checkEscapes() {
+  AsyncRefCollector Collector(*this);
+  Collector.TraverseStmt(FD->getBody());
+  for (const DeclRefExpr *E : Collector.Found) {
+    if (Accounted.count(E))
+      continue;
+    // The definition of a named continuation refers to itself only through
+    // its DeclStmt, never through a DeclRefExpr; any other use escapes.
+    SourceLocation L = E->getLocation();
+    if (E->getDecl() == Handler)
+      refuse(ids::HandlerEscapes, L, SourceRange(L, L),
+             "handler '" + Handler->getName().str() + "' is used other than by calling or forwarding it; cannot convert");
+    else
+      refuse(ids::ContinuationEscapes, L, SourceRange(L, L),
+             "named continuation '" + E->getDecl()->getName().str() +
+                 "' is used other than by calling it or passing it as a handler; cannot convert");
+    return;
+  }
+}
+
+/// A named continuation captured its variables by copy when it was defined;
+/// after flattening it reads the variables themselves. Refuse when any of them
+/// may change in between.
+void Builder::checkJoinCaptures() {
+  for (auto [VD, DS] : ContDecls) {
+    const auto *L = dyn_cast<LambdaExpr>(stripArgument(VD->getInit()));
+    if (!L)
+      continue;
+    // The statements after the definition, in the enclosing compound statement.
+    const Stmt *Parent = nullptr;
+    for (const auto &P : Ctx.getParents(*DS))
+      if ((Parent = P.get<CompoundStmt>()))
+        break;
+    if (!Parent)
+      continue;
+    bool After = false;
+    for (const Stmt *Sibling : cast<CompoundStmt>(Parent)->body()) {
+      if (Sibling == DS) {
+        After = true;
+        continue;
+      }
+      if (!After)
+        continue;
+      ExprMutationAnalyzer Analyzer(*const_cast<Stmt *>(Sibling), Ctx);
+      for (const LambdaCapture &Cap : L->captures()) {
+        if (!Cap.capturesVariable())
+          continue;
+        const auto *Captured = dyn_cast<VarDecl>(Cap.getCapturedVar());
+        if (!Captured || Captured == Handler || ContIds.count(Captured))
+          continue;
+        if (Analyzer.isMutated(Captured)) {
+          refuse(ids::JoinCaptureModified, Sibling,
+                 "'" + Captured->getNameAsString() + "' is modified after named continuation '" +
+                     VD->getNameAsString() + "' captured it; cannot convert");
+          return;
+        }
+      }
+    }
+  }
+}
+
+/// Identifiers in named continuations that are not the function's variables
+/// (globals, functions, types): flattened declarations must not shadow them.
+void Builder::collectJoinOuterNames() {
+  for (auto [VD, DS] : ContDecls) {
+    auto Off = offsets(DS->getSourceRange());
+    if (!Off)
+      continue;
+    Text T = textAt(Off->first, Off->second);
+    Lexer Raw(SM.getLocForStartOfFile(MainFID), LO, Buffer.begin(), Buffer.begin() + Off->first,
+              Buffer.begin() + Off->second);
+    Token Tok;
+    tok::TokenKind Prev = tok::unknown;
+    while (!Raw.LexFromRawLexer(Tok)) {
+      if (Tok.is(tok::raw_identifier) && Prev != tok::period && Prev != tok::arrow && Prev != tok::coloncolon) {
+        unsigned Offset = SM.getFileOffset(Tok.getLocation());
+        if (!RefOffsets.count(Offset))
+          F.JoinOuterNames.insert(Tok.getRawIdentifier().str());
+      }
+      Prev = Tok.getKind();
+      if (SM.getFileOffset(Tok.getLocation()) >= Off->second)
+        break;
+    }
+    (void)T;
+  }
+}
+
+std::optional<AsyncFunction> Builder::run() {
+  Handler = handlerParam(FD);
+  assert(Handler && "not an async function");
+  if (FD->isTemplated()) {
+    refuse(ids::TemplateFunction, FD->getLocation(), SourceRange(FD->getLocation(), FD->getLocation()),
+           "async function template; cannot convert yet");
+    return std::nullopt;
+  }
+  MainFID = SM.getMainFileID();
+  Buffer = SM.getBufferData(MainFID);
+  F.Name = FD->getNameAsString();
+  F.Where.Raw = FD->getLocation().getRawEncoding();
+  F.Handler = varId(Handler);
+  for (const ParmVarDecl *P : FD->parameters())
+    if (P != Handler && P->getIdentifier())
+      F.Params.push_back(varId(P));
+  if (auto CT = asCallbackType(Handler->getType()); CT && CT->HasValue) {
+    F.ResultType = printType(CT->Value, Ctx);
+    // The handler's written template argument, when it is there to read.
+    if (const TypeSourceInfo *TSI = Handler->getTypeSourceInfo()) {
+      TypeLoc TL = TSI->getTypeLoc();
+      if (auto Ref = TL.getAs<ReferenceTypeLoc>())
+        TL = Ref.getPointeeLoc();
+      if (auto Qual = TL.getAs<QualifiedTypeLoc>())
+        TL = Qual.getUnqualifiedLoc();
+      if (auto Elab = TL.getAs<ElaboratedTypeLoc>())
+        TL = Elab.getNamedTypeLoc();
+      if (auto Spec = TL.getAs<TemplateSpecializationTypeLoc>(); Spec && Spec.getNumArgs() == 1)
+        if (auto Off = offsets(Spec.getArgLoc(0).getSourceRange()))
+          F.ResultType = Buffer.slice(Off->first, Off->second).str();
+    }
+  }
+
+  // Every identifier in the function, for fresh names.
+  if (auto Off = offsets(FD->getSourceRange())) {
+    Lexer Raw(SM.getLocForStartOfFile(MainFID), LO, Buffer.begin(), Buffer.begin() + Off->first,
+              Buffer.begin() + Off->second);
+    Token Tok;
+    while (!Raw.LexFromRawLexer(Tok) && SM.getFileOffset(Tok.getLocation()) < Off->second)
+      if (Tok.is(tok::raw_identifier))
+        F.Identifiers.insert(Tok.getRawIdentifier().str());
+  }
+
+  RefCollector Collector(*this);
+  Collector.TraverseDecl(const_cast<FunctionDecl *>(FD));
+  llvm::sort(Refs, [](const Text::Ref &A, const Text::Ref &B) { return A.Offset < B.Offset; });
+
+  // Reference parameters would dangle once the function suspends.
+  for (const ParmVarDecl *P : FD->parameters())
+    if (P != Handler && P->getType()->isReferenceType()) {
+      refuse(ids::ReferenceParameter, P->getLocation(), P->getSourceRange(),
+             "parameter '" + P->getNameAsString() +
+                 "' is a reference; cannot convert (the converted function outlives the call: take it by value)");
+      return std::nullopt;
+    }
+
+  buildBlock(FD->getBody(), F.Body);
+  if (!Failed)
+    checkEscapes();
+  if (!Failed)
+    checkJoinCaptures();
+  if (Failed)
+    return std::nullopt;
+  collectJoinOuterNames();
+  return std::move(F);
+}
+
+std::optional<AsyncFunction> buildIR(ASTContext &Ctx, const FunctionDecl *FD, const ConvertedSet &Converted,
+                                     std::vector<Finding> &Findings) {
+  Builder B(Ctx, FD, Converted, Findings);
+  return B.run();
+}
+
+bool isAsyncFunction(const FunctionDecl *FD) {
+  const ParmVarDecl *Handler = handlerParam(FD);
+  if (!Handler || !FD->hasBody() || isForcedLeaf(FD))
+    return false;
+  // An async call reaches the handler: it forwards it, or its continuation
+  // (transitively) refers to it. Named continuations count through their uses.
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(const ParmVarDecl *H) : Handler(H) {}
+    bool VisitCallExpr(CallExpr *C) {
+      CallArgs A = callArguments(C);
+      if (A.Args.empty())
+        return true;
+      const Expr *Last = stripArgument(A.Args.back());
+      if (const auto *L = dyn_cast<LambdaExpr>(Last); L && isContinuationShaped(L)) {
+        Found = true;
+        return false;
+      }
+      if (const VarDecl *V = referencedVar(Last)) {
+        if (V == Handler) {
+          Found = true;
+          return false;
+        }
+        if (const Expr *Init = V->getInit())
+          if (const auto *L = dyn_cast<LambdaExpr>(stripArgument(Init)); L && isContinuationShaped(L)) {
+            Found = true;
+            return false;
+          }
+      }
+      return true;
+    }
+    const ParmVarDecl *Handler;
+    bool Found = false;
+  } Find(Handler);
+  Find.TraverseStmt(FD->getBody());
+  return Find.Found;
+}
+
+} // namespace asyncshift

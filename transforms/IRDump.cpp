@@ -1,0 +1,103 @@
+//===- IRDump.cpp - Printing the IR as a tree (for --dump-ir) -------------===//
+
+#include "IR.h"
+
+namespace asyncshift {
+namespace {
+
+class Dumper {
+public:
+  explicit Dumper(const AsyncFunction &F) : F(F) {}
+
+  std::string run() {
+    Out += "async function " + F.Name + " -> callback<" + F.ResultType + ">, handler " + name(F.Handler) + "\n";
+    block(F.Body, 1);
+    return Out;
+  }
+
+private:
+  std::string name(VarId V) const { return V == NoVar ? "_" : F.Vars[V].Name; }
+  std::string text(const Text &T) const {
+    std::string S = T.Source;
+    for (char &C : S)
+      if (C == '\n')
+        C = ' ';
+    return S;
+  }
+  std::string err(const ErrorArg &A) const {
+    if (A.IsSuccess)
+      return "success";
+    if (A.Var != NoVar)
+      return "var " + name(A.Var);
+    return (A.IsFailure ? "failure " : "expr ") + text(A.Expr);
+  }
+  void line(unsigned Depth, const std::string &S) { Out += std::string(Depth * 2, ' ') + S + "\n"; }
+  void cont(const Continuation &C, unsigned Depth) {
+    line(Depth, "continuation (err " + name(C.Err) + (C.HasValueParam ? ", value " + name(C.Value) : "") + ")");
+    block(C.Body, Depth + 1);
+  }
+  void block(const Block &B, unsigned Depth) {
+    for (const NodePtr &P : B) {
+      const Node &N = *P;
+      switch (N.Kind) {
+      case NodeKind::Sync:
+        line(Depth, "sync: " + text(static_cast<const SyncNode &>(N).Code));
+        break;
+      case NodeKind::AsyncCall: {
+        const auto &A = static_cast<const AsyncCallNode &>(N);
+        std::string Head = std::string(A.IsReturn ? "return " : "") + "async " +
+                           (A.CalleeConverted ? "converted " : "leaf ") + text(A.Prefix) + "<handler>" +
+                           text(A.Suffix) + " -> callback<" + A.ValueType + ">";
+        if (A.Handler == AsyncCallNode::HandlerKind::Forward) {
+          line(Depth, Head + " forwards the handler");
+        } else {
+          line(Depth, Head);
+          cont(A.Cont, Depth + 1);
+        }
+        break;
+      }
+      case NodeKind::If: {
+        const auto &I = static_cast<const IfNode &>(N);
+        std::string Test = I.Test.Err == NoVar ? "" : std::string(" [error test") + (I.Test.Negated ? ", negated" : "") + "]";
+        line(Depth, "if " + text(I.Cond) + Test);
+        block(I.Then, Depth + 1);
+        if (I.HasElse) {
+          line(Depth, "else");
+          block(I.Else, Depth + 1);
+        }
+        break;
+      }
+      case NodeKind::Complete: {
+        const auto &C = static_cast<const CompleteNode &>(N);
+        line(Depth, std::string(C.IsReturn ? "return " : "") + "complete (" + err(C.Err) +
+                        (C.HasValue ? ", " + text(C.Value) : "") + ")");
+        break;
+      }
+      case NodeKind::Jump: {
+        const auto &J = static_cast<const JumpNode &>(N);
+        line(Depth, std::string(J.IsReturn ? "return " : "") + "jump " + name(F.Conts[J.Target]->Name) + " (" +
+                        err(J.Err) + (J.HasValue ? ", " + text(J.Value) : "") + ")");
+        break;
+      }
+      case NodeKind::ContDef: {
+        const auto &D = static_cast<const ContDefNode &>(N);
+        line(Depth, "named continuation " + name(D.Name));
+        cont(D.Cont, Depth + 1);
+        break;
+      }
+      case NodeKind::Return:
+        line(Depth, "return");
+        break;
+      }
+    }
+  }
+
+  const AsyncFunction &F;
+  std::string Out;
+};
+
+} // namespace
+
+std::string dumpIR(const AsyncFunction &F) { return Dumper(F).run(); }
+
+} // namespace asyncshift

@@ -1,0 +1,80 @@
+//===- Printer.h - One printer per output style ------------------*- C++ -*-===//
+//
+// A style printer turns the IR of an async function into the new return type
+// and the new body. Adding a style is adding a printer and one line in the
+// registry (Printer.cpp). Printers share Naming (which variable is called
+// what in the output, so flattening never makes two of them clash).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASYNCSHIFT_TRANSFORMS_PRINTER_H
+#define ASYNCSHIFT_TRANSFORMS_PRINTER_H
+
+#include "Findings.h"
+#include "IR.h"
+
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace asyncshift {
+
+struct PrintedFunction {
+  /// Replaces the return type (`void`).
+  std::string ReturnType;
+  /// Replaces the body, braces included.
+  std::string Body;
+};
+
+class StylePrinter {
+public:
+  virtual ~StylePrinter() = default;
+  /// The style's name on the command line.
+  virtual const char *name() const = 0;
+  /// Prints \p F, or returns std::nullopt after appending refusals to \p Out.
+  virtual std::optional<PrintedFunction> print(const AsyncFunction &F, std::vector<Finding> &Out) const = 0;
+  /// How a call of a converted function looks where the caller keeps its
+  /// callback (outside any converted function): \p Call is the call without
+  /// its handler, \p Handler the handler's text.
+  virtual std::string detachedCall(const std::string &Call, const std::string &Handler) const = 0;
+};
+
+/// The printer for \p Style, or null if there is no such style.
+std::unique_ptr<StylePrinter> makePrinter(const std::string &Style);
+
+/// The styles the tool can print, in registry order.
+std::vector<std::string> styleNames();
+
+/// Output names of an async function's variables. Names are given when a
+/// variable is declared in the output; a name already visible, or one that a
+/// named continuation uses for something else, is replaced by a fresh one.
+class Naming {
+public:
+  explicit Naming(const AsyncFunction &F);
+
+  /// Gives \p V its output name in the innermost scope, avoiding \p Avoid.
+  const std::string &declare(VarId V, const std::set<std::string> &Avoid = {});
+  /// The output name of \p V (its source name until declared).
+  const std::string &name(VarId V) const { return Names[V]; }
+  /// A name not used anywhere in the function, based on \p Base.
+  std::string fresh(const std::string &Base);
+
+  void push() { Scopes.emplace_back(); }
+  void pop() { Scopes.pop_back(); }
+
+  /// Renders \p T with every variable under its output name.
+  std::string render(const Text &T) const;
+
+private:
+  bool visible(const std::string &Name) const;
+
+  const AsyncFunction &F;
+  std::vector<std::string> Names;
+  std::vector<std::set<std::string>> Scopes;
+  std::set<std::string> Taken;
+};
+
+} // namespace asyncshift
+
+#endif
