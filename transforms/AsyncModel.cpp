@@ -90,6 +90,20 @@ const Expr *stripArgument(const Expr *E) {
   return E;
 }
 
+bool isContinuationVar(const VarDecl *V) {
+  if (!V)
+    return false;
+  const CXXRecordDecl *RD = V->getType().getNonReferenceType()->getAsCXXRecordDecl();
+  if (!RD || !RD->isLambda())
+    return false;
+  if (const Expr *Init = V->getInit())
+    if (const auto *L = dyn_cast<LambdaExpr>(stripArgument(Init)))
+      return isContinuationShaped(L);
+  const CXXMethodDecl *Call = RD->getLambdaCallOperator();
+  return Call && !RD->isGenericLambda() && Call->getNumParams() >= 1 && Call->getNumParams() <= 2 &&
+         isErrorType(Call->getParamDecl(0)->getType());
+}
+
 bool isContinuationShaped(const LambdaExpr *L) {
   if (!L)
     return false;
@@ -107,11 +121,13 @@ CallArgs callArguments(const CallExpr *C) {
   Result.Callee = C->getDirectCallee();
   unsigned Skip = 0;
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C)) {
-    if (Op->getOperator() == OO_Call) {
-      Skip = 1;
-      Result.Object = Op->getArg(0);
-      // A member operator(): parameters start at the first real argument.
+    // Only `f(args)`: `a = b`, `a << b` and friends are not calls with a handler.
+    if (Op->getOperator() != OO_Call) {
+      Result.IsOperator = true;
+      return Result;
     }
+    Skip = 1;
+    Result.Object = Op->getArg(0);
   }
   for (unsigned I = Skip; I < C->getNumArgs(); ++I) {
     const Expr *A = C->getArg(I);

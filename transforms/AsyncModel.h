@@ -38,6 +38,10 @@ const clang::Expr *stripArgument(const clang::Expr *E);
 /// one value parameter: the shape of a continuation.
 bool isContinuationShaped(const clang::LambdaExpr *L);
 
+/// A variable holding a lambda of continuation shape (a named continuation
+/// or a copy of one).
+bool isContinuationVar(const clang::VarDecl *V);
+
 /// The arguments of a call as the user wrote them (without the object
 /// argument of an operator() call), and the callee's declaration if known.
 struct CallArgs {
@@ -47,6 +51,8 @@ struct CallArgs {
   unsigned FirstParam = 0;
   /// For operator() calls: the called object.
   const clang::Expr *Object = nullptr;
+  /// An overloaded operator other than (): never an async call.
+  bool IsOperator = false;
 };
 CallArgs callArguments(const clang::CallExpr *C);
 

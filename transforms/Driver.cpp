@@ -16,6 +16,7 @@
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
@@ -215,6 +216,28 @@ int asyncshiftMain(int Argc, const char **Argv) {
       HasBuildPath = true;
   }
   bool DefaultFlags = !HasDashDash && !HasBuildPath;
+  // A broken compile_commands.json is an error, not a reason to guess flags.
+  for (int I = 1; I + 1 < Argc || (I < Argc && llvm::StringRef(Argv[I]).starts_with("-p=")); ++I) {
+    llvm::StringRef A = Argv[I];
+    if (A == "--")
+      break;
+    std::string Dir = A == "-p" ? Argv[I + 1] : A.starts_with("-p=") ? A.drop_front(3).str() : "";
+    if (Dir.empty())
+      continue;
+    llvm::SmallString<256> DB(Dir);
+    if (!llvm::sys::fs::is_directory(DB) && llvm::sys::path::filename(DB) == "compile_commands.json")
+      llvm::sys::path::remove_filename(DB);
+    llvm::sys::path::append(DB, "compile_commands.json");
+    if (!llvm::sys::fs::exists(DB)) {
+      error("no compile_commands.json in '" + Dir + "' (-p names the build directory)");
+      return 1;
+    }
+    std::string Message;
+    if (!JSONCompilationDatabase::loadFromFile(DB, Message, JSONCommandLineSyntax::AutoDetect)) {
+      error("cannot read '" + DB + "': " + Message);
+      return 1;
+    }
+  }
   if (DefaultFlags) {
     Args.push_back("--");
     Args.push_back("-std=c++20");

@@ -432,7 +432,8 @@ void Builder::buildSync(const Stmt *S, Block &Out) {
                     "handler '" + Handler->getName().str() +
                         "' is used other than by calling or forwarding it; cannot convert");
     return refuse(ids::ContinuationEscapes, L, SourceRange(L, L),
-                  "named continuation is used other than by calling it or passing it as a handler; cannot convert");
+                  "named continuation '" + (First ? First->getDecl()->getName().str() : std::string("?")) +
+                      "' is used other than by calling it or passing it as a handler; cannot convert");
   }
   scanSync(S);
   auto Code = textOf(S);
@@ -914,15 +915,10 @@ bool isAsyncFunction(const FunctionDecl *FD) {
         return false;
       }
       if (const VarDecl *V = referencedVar(Last)) {
-        if (V == Handler) {
+        if (V == Handler || isContinuationVar(V)) {
           Found = true;
           return false;
         }
-        if (const Expr *Init = V->getInit())
-          if (const auto *L = dyn_cast<LambdaExpr>(stripArgument(Init)); L && isContinuationShaped(L)) {
-            Found = true;
-            return false;
-          }
       }
       return true;
     }

@@ -24,6 +24,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -135,8 +136,9 @@ public:
     ready_.push(r);
   }
   template <class F>
+    requires(!std::is_convertible_v<F, detail::runnable*>)
   void post(F f) {
-    post(detail::pool_new<detail::runnable_fn<F>>(std::move(f)));
+    post(static_cast<detail::runnable*>(detail::pool_new<detail::runnable_fn<F>>(std::move(f))));
   }
 
   /// Queues \p fn(data) on the microtask queue, with the current context.

@@ -269,6 +269,31 @@ auto settle(task<T>&& t) {
   return settled_task{std::move(t), a};
 }
 
+namespace detail {
+template <class A>
+decltype(auto) get_awaiter(A&& a) {
+  if constexpr (requires { static_cast<A&&>(a).operator co_await(); })
+    return static_cast<A&&>(a).operator co_await();
+  else
+    return static_cast<A&&>(a);
+}
+template <class A>
+using await_result_t = decltype(get_awaiter(std::declval<A>()).await_resume());
+} // namespace detail
+
+/// Awaits \p a; if it fails with an asyncshift error, runs \p cleanup before
+/// the error propagates. (What `if (err) { cleanup; return done(err); }`
+/// becomes when a try block cannot hold the await.)
+template <class Awaitable, class F>
+task<detail::await_result_t<Awaitable>> on_error(Awaitable a, F cleanup) {
+  try {
+    co_return co_await std::move(a);
+  } catch (const error_exception&) {
+    cleanup();
+    throw;
+  }
+}
+
 /// Starts \p t now (it runs until its first suspension) and delivers its
 /// outcome to \p cb. The frame is freed when the task ends.
 template <class T>

@@ -1,0 +1,14 @@
+// -p reads compile_commands.json; a broken one gets one readable message.
+// RUN: rm -rf %t && mkdir -p %t/ok %t/broken
+// RUN: sed -e 's|^// *CHECK.*$|//|' %s > %t/ok/input.cpp
+// RUN: printf '[{"directory": "%t/ok", "file": "%t/ok/input.cpp", "command": "c++ -std=c++20 %flags -c %t/ok/input.cpp"}]' > %t/ok/compile_commands.json
+// RUN: %asyncshift --style=coro -p %t/ok %t/ok/input.cpp | FileCheck %s
+// RUN: cp %t/ok/input.cpp %t/broken/input.cpp && printf '[{"directory": ' > %t/broken/compile_commands.json
+// RUN: not %asyncshift --style=coro -p %t/broken %t/broken/input.cpp 2> %t/err
+// RUN: FileCheck %s --check-prefix=BROKEN --input-file=%t/err
+#include "ops.h"
+
+void go(asyncshift::callback<> done) { flush(done); }
+
+// CHECK: asyncshift::task<> go() {
+// BROKEN: asyncshift: error: {{.*}}compile_commands.json

@@ -1,0 +1,5 @@
+// An unknown flag is named, with a pointer to --help, and exit status 1.
+// RUN: not %asyncshift --style=coro --frobnicate %s -- %flags 2> %t.err
+// RUN: FileCheck %s --input-file=%t.err
+// CHECK: Unknown command line argument '--frobnicate'
+// CHECK: --help

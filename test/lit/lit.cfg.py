@@ -1,0 +1,25 @@
+# lit configuration for the asyncshift tool tests.
+#
+# Positive tests strip their own CHECK lines before rewriting (the tool echoes
+# its input, and FileCheck must not match a pattern against itself), rewrite
+# with the tool, FileCheck the output, and compile it with both compilers.
+import os
+import lit.formats
+
+config.name = "asyncshift"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cpp"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.asyncshift_binary_dir, "test", "lit")
+
+flags = "-std=c++20 -I" + config.asyncshift_runtime_include + " -I" + os.path.join(config.test_source_root, "Inputs")
+warn = "-Wall -Wextra -Werror"
+config.substitutions.append(("%asyncshift", config.asyncshift_tool))
+config.substitutions.append(("%flags", flags))
+# Strip CHECK lines (keeping line count, so diagnostics keep their lines).
+config.substitutions.append(("%strip", "sed -e 's|^// *CHECK.*$|//|'"))
+config.substitutions.append(("%gxx", "%s %s %s -fsyntax-only -x c++" % (config.gxx, flags, warn)))
+config.substitutions.append(("%clangxx", "%s %s %s -fsyntax-only -x c++" % (config.clangxx, flags, warn)))
+
+config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])

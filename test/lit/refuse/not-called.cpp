@@ -1,0 +1,14 @@
+// A path that never calls the handler is refused (the caller would hang).
+// RUN: rm -f %t.out.cpp
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: FileCheck %s --input-file=%t.err
+// RUN: not test -e %t.out.cpp
+#include "ops.h"
+
+void forgetful(asyncshift::callback<int> done) {
+  read_int(1, [=](asyncshift::error err, int v) {
+    // CHECK: :[[@LINE-1]]:3: error: this continuation can finish without calling, forwarding or passing on its handler [asyncshift-callback-not-called]
+    if (err) return done(err);
+    if (v > 0) done({}, v);
+  });
+}

@@ -1,0 +1,76 @@
+// parallel and each_series (SPEC §3's callback combinators).
+#include <asyncshift/combinators.hpp>
+#include <asyncshift/loop.hpp>
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace asyncshift;
+
+TEST(parallel, results_arrive_in_index_order_whatever_the_completion_order) {
+  loop l(clock_kind::virtual_time);
+  std::vector<int> got;
+  parallel<int>(
+      4, [&](std::size_t i, callback<int> cb) { l.set_timeout(100 - static_cast<std::int64_t>(i), [=] { cb({}, int(i) * 10); }); },
+      [&](error e, std::vector<int> v) {
+        ASSERT_FALSE(e);
+        got = v;
+      });
+  l.run();
+  EXPECT_EQ(got, (std::vector<int>{0, 10, 20, 30}));
+}
+
+TEST(parallel, the_first_error_completes_and_later_outcomes_are_ignored) {
+  loop l(clock_kind::virtual_time);
+  int calls = 0;
+  int finished = 0;
+  std::string msg;
+  parallel(
+      3,
+      [&](std::size_t i, callback<> cb) {
+        l.set_timeout(static_cast<std::int64_t>(i + 1), [=, &finished] {
+          ++finished;
+          cb(i == 0 ? error() : error("branch " + std::to_string(i)));
+        });
+      },
+      [&](error e) {
+        ++calls;
+        msg = e.message();
+      });
+  l.run();
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(msg, "branch 1");
+  EXPECT_EQ(finished, 3) << "nothing is cancelled";
+}
+
+TEST(parallel, zero_branches_complete_at_once) {
+  bool done = false;
+  parallel(0, [](std::size_t, callback<>) { FAIL(); }, [&](error e) { done = !e; });
+  EXPECT_TRUE(done);
+}
+
+TEST(each_series, steps_run_one_after_another_and_stop_at_the_first_error) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::size_t> ran;
+  std::string msg;
+  each_series(
+      5,
+      [&](std::size_t i, callback<> cb) {
+        ran.push_back(i);
+        l.set_timeout(1, [=] { cb(i == 2 ? error("stop") : error()); });
+      },
+      [&](error e) { msg = e.message(); });
+  l.run();
+  EXPECT_EQ(ran, (std::vector<std::size_t>{0, 1, 2}));
+  EXPECT_EQ(msg, "stop");
+}
+
+TEST(each_series, a_million_synchronous_steps_do_not_grow_the_stack) {
+  std::size_t count = 0;
+  bool done = false;
+  each_series(
+      1'000'000, [&](std::size_t, callback<> cb) { ++count, cb({}); }, [&](error e) { done = !e; });
+  EXPECT_TRUE(done);
+  EXPECT_EQ(count, 1'000'000u);
+}

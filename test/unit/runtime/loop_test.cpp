@@ -1,0 +1,111 @@
+// The event loop: queues, timers per duration, clocks, cross-thread hand-off.
+#include <asyncshift/loop.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+using asyncshift::clock_kind;
+using asyncshift::loop;
+
+TEST(loop, virtual_time_jumps_to_the_next_timer_and_never_sleeps) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::int64_t> fired;
+  l.set_timeout(5'000'000'000, [&] { fired.push_back(l.now_ns()); }); // 5 s
+  l.set_timeout(1'000'000, [&] { fired.push_back(l.now_ns()); });
+  auto start = std::chrono::steady_clock::now();
+  l.run();
+  auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_EQ(fired, (std::vector<std::int64_t>{1'000'000, 5'000'000'000}));
+  EXPECT_LT(took, std::chrono::milliseconds(500));
+}
+
+TEST(loop, timers_of_one_duration_fire_in_the_order_they_were_set) {
+  loop l(clock_kind::virtual_time);
+  std::string order;
+  for (char c : std::string("abcdef")) l.set_timeout(10, [&order, c] { order += c; });
+  l.run();
+  EXPECT_EQ(order, "abcdef");
+}
+
+TEST(loop, timers_of_different_durations_fire_in_due_order) {
+  loop l(clock_kind::virtual_time);
+  std::string order;
+  l.set_timeout(30, [&] { order += '3'; });
+  l.set_timeout(10, [&] { order += '1'; });
+  l.set_timeout(20, [&] { order += '2'; });
+  l.set_timeout(10, [&] { order += '1'; });
+  l.run();
+  EXPECT_EQ(order, "1123");
+}
+
+TEST(loop, microtasks_drain_after_each_callback_before_the_next_timer) {
+  loop l(clock_kind::virtual_time);
+  std::string order;
+  static std::string* out = &order;
+  out = &order;
+  l.set_timeout(1, [&] {
+    order += 'a';
+    l.queue_microtask([](void*) { *out += 'm'; }, nullptr);
+  });
+  l.set_timeout(1, [&] { order += 'b'; });
+  l.run();
+  EXPECT_EQ(order, "amb");
+}
+
+TEST(loop, work_posted_during_a_turn_runs_on_the_next_turn) {
+  loop l(clock_kind::virtual_time);
+  int depth = 0;
+  std::function<void()> again = [&] {
+    if (++depth < 100000) l.post(again);
+  };
+  l.post(again);
+  l.run();
+  EXPECT_EQ(depth, 100000);
+}
+
+TEST(loop, the_context_is_carried_from_scheduling_to_firing) {
+  loop l(clock_kind::virtual_time);
+  asyncshift::context a, b;
+  a.k = 1;
+  b.k = 2;
+  std::vector<std::uint64_t> seen;
+  {
+    asyncshift::context_scope s(&a);
+    l.set_timeout(5, [&] { seen.push_back(asyncshift::current_context()->k); });
+  }
+  {
+    asyncshift::context_scope s(&b);
+    l.set_timeout(1, [&] { seen.push_back(asyncshift::current_context()->k); });
+  }
+  l.run();
+  EXPECT_EQ(seen, (std::vector<std::uint64_t>{2, 1}));
+}
+
+TEST(loop, real_clock_waits_for_timers) {
+  loop l(clock_kind::real);
+  auto start = std::chrono::steady_clock::now();
+  bool fired = false;
+  l.set_timeout(20'000'000, [&] { fired = true; }); // 20 ms
+  l.run();
+  EXPECT_TRUE(fired);
+  EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(19));
+}
+
+TEST(loop, work_completed_on_another_thread_resumes_on_the_loop) {
+  loop l(clock_kind::virtual_time);
+  struct node : asyncshift::detail::runnable {
+    std::thread::id ran_on;
+  } n;
+  n.run = [](asyncshift::detail::runnable* self) { static_cast<node*>(self)->ran_on = std::this_thread::get_id(); };
+  l.add_external_work();
+  std::thread worker([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    l.complete_external_work(&n);
+  });
+  l.run();
+  worker.join();
+  EXPECT_EQ(n.ran_on, std::this_thread::get_id());
+}

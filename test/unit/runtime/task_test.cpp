@@ -1,0 +1,146 @@
+// task<T>: laziness, symmetric transfer, errors, start/spawn, promisify.
+#include <asyncshift/loop.hpp>
+#include <asyncshift/promisify.hpp>
+#include <asyncshift/task.hpp>
+
+#include <gtest/gtest.h>
+
+using namespace asyncshift;
+
+namespace {
+
+task<int> forty_two() { co_return 42; }
+
+task<int> add_one(task<int> t) { co_return co_await std::move(t) + 1; }
+
+task<> fail_with(std::string msg) {
+  throw error_exception(error(msg));
+  co_return;
+}
+
+void sync_op(int x, callback<int> cb) { cb({}, x * 2); }
+void async_op(loop& l, int x, callback<int> cb) {
+  l.set_timeout(10, [=] { cb({}, x + 1); });
+}
+void failing_op(callback<> cb) { cb(error("nope")); }
+
+task<std::size_t> chain(std::size_t n) {
+  std::size_t sum = 0;
+  for (std::size_t i = 0; i < n; ++i) sum += static_cast<std::size_t>(co_await promisify<int>([&](auto cb) { sync_op(1, cb); }));
+  co_return sum;
+}
+
+task<std::size_t> sync_task() { co_return 1; }
+task<std::size_t> nested(std::size_t n) {
+  std::size_t sum = 0;
+  for (std::size_t i = 0; i < n; ++i) sum += co_await sync_task();
+  co_return sum;
+}
+
+} // namespace
+
+TEST(task, does_not_start_until_awaited) {
+  bool started = false;
+  auto make = [&]() -> task<> {
+    started = true;
+    co_return;
+  };
+  task<> t = make();
+  EXPECT_FALSE(started);
+  bool done = false;
+  start(std::move(t), [&](error e) { done = !e; });
+  EXPECT_TRUE(started);
+  EXPECT_TRUE(done);
+}
+
+TEST(task, awaiting_a_task_yields_its_value) {
+  int got = 0;
+  start(add_one(forty_two()), [&](error e, int v) {
+    ASSERT_FALSE(e);
+    got = v;
+  });
+  EXPECT_EQ(got, 43);
+}
+
+TEST(task, an_exception_becomes_the_callback_error) {
+  std::string msg;
+  start(fail_with("bad"), [&](error e) { msg = e.message(); });
+  EXPECT_EQ(msg, "bad");
+}
+
+TEST(task, settle_turns_an_exception_into_a_value) {
+  std::string msg;
+  auto body = [&]() -> task<> {
+    error e = co_await settle(fail_with("settled"));
+    msg = e.message();
+  };
+  start(body(), [](error e) { EXPECT_FALSE(e); });
+  EXPECT_EQ(msg, "settled");
+}
+
+TEST(promisify, a_synchronously_completing_op_does_not_suspend) {
+  int got = 0;
+  auto body = [&]() -> task<> { got = co_await promisify<int>([](auto cb) { sync_op(21, cb); }); };
+  start(body(), [](error e) { EXPECT_FALSE(e); });
+  EXPECT_EQ(got, 42);
+}
+
+TEST(promisify, an_asynchronous_op_resumes_the_coroutine_from_the_loop) {
+  loop l(clock_kind::virtual_time);
+  int got = 0;
+  auto body = [&]() -> task<> { got = co_await promisify<int>([&](auto cb) { async_op(l, 1, cb); }); };
+  start(body(), [](error e) { EXPECT_FALSE(e); });
+  EXPECT_EQ(got, 0);
+  l.run();
+  EXPECT_EQ(got, 2);
+}
+
+TEST(promisify, a_failure_throws_error_exception_or_settles_to_a_value) {
+  std::string thrown, settled;
+  auto body = [&]() -> task<> {
+    try {
+      co_await promisify([](auto cb) { failing_op(cb); });
+    } catch (const error_exception& e) {
+      thrown = e.error().message();
+    }
+    error e = co_await settle(promisify([](auto cb) { failing_op(cb); }));
+    settled = e.message();
+  };
+  start(body(), [](error e) { EXPECT_FALSE(e); });
+  EXPECT_EQ(thrown, "nope");
+  EXPECT_EQ(settled, "nope");
+}
+
+TEST(task, a_million_synchronous_completions_do_not_grow_the_stack) {
+  std::size_t got = 0;
+  start(chain(1'000'000), [&](error e, std::size_t v) {
+    ASSERT_FALSE(e);
+    got = v;
+  });
+  EXPECT_EQ(got, 2'000'000u) << "each of the million ops doubles 1";
+  start(nested(1'000'000), [&](error e, std::size_t v) {
+    ASSERT_FALSE(e);
+    got = v;
+  });
+  EXPECT_EQ(got, 1'000'000u);
+}
+
+TEST(task, values_style_tasks_deliver_their_error_value_to_a_callback) {
+  auto body = []() -> task<error> { co_return error("as value"); };
+  std::string msg;
+  start(body(), [&](error e) { msg = e.message(); });
+  EXPECT_EQ(msg, "as value");
+  auto with_value = []() -> task<result<int>> { co_return {{}, 5}; };
+  int got = 0;
+  start(with_value(), [&](error e, int v) {
+    EXPECT_FALSE(e);
+    got = v;
+  });
+  EXPECT_EQ(got, 5);
+}
+
+TEST(task, frames_come_from_the_pool_and_are_returned) {
+  auto before = detail::tl_memory.live_objects;
+  start(forty_two(), [](error, int) {});
+  EXPECT_EQ(detail::tl_memory.live_objects, before);
+}
