@@ -316,6 +316,41 @@ std::map<unsigned, std::vector<JumpSite>> collectJumpSites(const AsyncFunction &
   return Out;
 }
 
+JoinPlan planJoins(const AsyncFunction &F, bool ErrorsAsValues) {
+  JoinPlan Plan;
+  auto Sites = collectJumpSites(F);
+  for (const ContDefNode *J : F.Conts) {
+    JoinPlan::Join &S = Plan.Joins[J->Id];
+    S.Leading = classifyErrorHandling(J->Cont);
+    S.Sites = Sites[J->Id];
+    if (J->Cont.Err == NoVar || S.Leading.K == ErrorHandling::Kind::Ignored) {
+      // The error is never read: forwarding calls settle and drop it.
+      for (const JumpSite &Site : S.Sites)
+        if (Site.Forwarder)
+          Plan.Forwarders[Site.Forwarder] = J->Id;
+      continue;
+    }
+    if (ErrorsAsValues || S.Leading.K != ErrorHandling::Kind::Propagate) {
+      S.ErrorAsValue = true;
+      continue;
+    }
+    std::vector<const AsyncCallNode *> Inherit;
+    for (const JumpSite &Site : S.Sites) {
+      if (Site.Jump->Err.IsSuccess)
+        continue;
+      if (Site.Forwarder) {
+        Inherit.push_back(Site.Forwarder);
+        continue;
+      }
+      S.ErrorAsValue = true;
+    }
+    if (!S.ErrorAsValue)
+      for (const AsyncCallNode *A : Inherit)
+        Plan.Forwarders[A] = J->Id;
+  }
+  return Plan;
+}
+
 // ---- Error handling ------------------------------------------------------------------
 
 /// `[cleanup...;] return done(err);` with \p Err, and nothing else.

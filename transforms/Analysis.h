@@ -65,6 +65,25 @@ struct JumpSite {
 };
 std::map<unsigned, std::vector<JumpSite>> collectJumpSites(const AsyncFunction &F);
 
+/// How each named continuation's error travels, decided once for a style.
+struct JoinPlan {
+  struct Join {
+    /// The error parameter must stay a value (declared, assigned at each jump).
+    bool ErrorAsValue = false;
+    /// The continuation's own error handling (its leading check).
+    ErrorHandling Leading;
+    std::vector<JumpSite> Sites;
+  };
+  std::map<unsigned, Join> Joins;
+  /// Async calls whose continuation only passes their outcome to a join: they
+  /// take the join's error handling (its cleanup), so the error never needs a
+  /// variable.
+  std::map<const AsyncCallNode *, unsigned> Forwarders;
+};
+
+/// Plans every join of \p F. With \p ErrorsAsValues, errors always stay values.
+JoinPlan planJoins(const AsyncFunction &F, bool ErrorsAsValues);
+
 /// Counts the jumps to \p Target inside \p B (deeply, through continuations
 /// and the named continuations defined inside \p B).
 unsigned countJumps(const Block &B, unsigned Target);

@@ -134,6 +134,7 @@ private:
   std::vector<Finding> &Out;
   Naming Names;
   std::string CallbackName;
+  JoinPlan Plan;
   std::map<unsigned, JoinState> Joins;
   /// Async calls whose continuation only passes their outcome to a join: they
   /// take the join's error handling.
@@ -157,36 +158,14 @@ const std::string &CoroLowering::declareAvoiding(VarId V, const std::set<std::st
 }
 
 void CoroLowering::planJoins() {
-  auto Sites = collectJumpSites(F);
-  for (const ContDefNode *J : F.Conts) {
-    JoinState &S = Joins[J->Id];
-    S.Leading = classifyErrorHandling(J->Cont);
-    S.Sites = Sites[J->Id];
-    if (J->Cont.Err == NoVar || S.Leading.K == ErrorHandling::Kind::Ignored) {
-      S.ErrorAsValue = false;
-      for (const JumpSite &Site : S.Sites)
-        if (Site.Forwarder)
-          Forwarders[Site.Forwarder] = J->Id;
-      continue;
-    }
-    if (Values || S.Leading.K != ErrorHandling::Kind::Propagate) {
-      S.ErrorAsValue = true;
-      continue;
-    }
-    std::vector<const AsyncCallNode *> Inherit;
-    for (const JumpSite &Site : S.Sites) {
-      if (Site.Jump->Err.IsSuccess)
-        continue;
-      if (Site.Forwarder) {
-        Inherit.push_back(Site.Forwarder);
-        continue;
-      }
-      S.ErrorAsValue = true;
-    }
-    if (!S.ErrorAsValue)
-      for (const AsyncCallNode *A : Inherit)
-        Forwarders[A] = J->Id;
+  Plan = asyncshift::planJoins(F, Values);
+  for (auto &[Id, J] : Plan.Joins) {
+    JoinState &S = Joins[Id];
+    S.ErrorAsValue = J.ErrorAsValue;
+    S.Leading = J.Leading;
+    S.Sites = J.Sites;
   }
+  Forwarders = Plan.Forwarders;
 }
 
 std::string CoroLowering::awaitable(const AsyncCallNode &A) {

@@ -40,6 +40,12 @@ struct Var {
   std::string Type;
   /// True when the type is asyncshift::error.
   bool IsError = false;
+  /// The declared type printed in full (auto deduced), for a field holding
+  /// the variable in a per-call state; empty when it cannot be named.
+  std::string StateType;
+  /// A field of StateType can be default-constructed and assigned.
+  bool Assignable = true;
+  bool IsReference = false;
 };
 
 /// Source text with the positions of references to the function's variables.
@@ -59,6 +65,17 @@ struct Text {
         return true;
     return false;
   }
+};
+
+/// A statement that declares exactly one variable, split so a printer can
+/// turn the declaration into an assignment of a per-call state's field.
+struct VarDeclInfo {
+  enum class InitKind { None, Copy, Direct, List };
+  InitKind Kind = InitKind::None;
+  /// Copy: the expression after `=`; Direct: `(args)`; List: `{...}`.
+  Text Initializer;
+  /// The declared type as written (`auto`, `version_record`, ...).
+  std::string WrittenType;
 };
 
 /// An opaque source position, for diagnostics raised after IR building.
@@ -84,6 +101,9 @@ struct SyncNode : Node {
   Text Code;
   /// Variables this statement declares in its block.
   std::vector<VarId> Declares;
+  /// Set when the statement declares exactly one variable (Declares[0]).
+  bool HasDecl = false;
+  VarDeclInfo Decl;
   static bool classof(const Node *N) { return N->Kind == NodeKind::Sync; }
 };
 

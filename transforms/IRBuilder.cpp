@@ -73,6 +73,7 @@ private:
   bool buildContinuation(const LambdaExpr *L, Continuation &C);
   ErrorArg errorArg(const Expr *E);
   void buildSync(const Stmt *S, Block &Out);
+  void describeDecl(const VarDecl *VD, SyncNode &N);
   void scanSync(const Stmt *S);
   void checkEscapes();
   void checkJoinCaptures();
@@ -258,12 +259,34 @@ void Builder::refuse(const char *Id, SourceLocation L, SourceRange R, std::strin
 
 // ---- Variables -----------------------------------------------------------------
 
+/// Can a field of type \p T be default-constructed and assigned?
+static bool isAssignableField(QualType T) {
+  if (T.isNull() || T->isReferenceType() || T.isConstQualified() || T->isArrayType())
+    return false;
+  if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl()) {
+    if (!RD->hasDefinition() || RD->isLambda())
+      return false;
+    RD = RD->getDefinition();
+    bool DefaultConstructible = RD->hasDefaultConstructor() || RD->needsImplicitDefaultConstructor() || RD->isAggregate();
+    bool Assignable = RD->hasCopyAssignmentWithConstParam() || RD->needsImplicitCopyAssignment() ||
+                      RD->hasMoveAssignment() || RD->needsImplicitMoveAssignment();
+    return DefaultConstructible && Assignable;
+  }
+  return true;
+}
+
 VarId Builder::varId(const VarDecl *VD) {
   auto [It, Inserted] = VarIds.try_emplace(VD, static_cast<VarId>(F.Vars.size()));
   if (Inserted) {
     Var V;
     V.Name = VD->getName().str();
     V.IsError = isErrorType(VD->getType());
+    V.IsReference = VD->getType()->isReferenceType();
+    QualType Plain = VD->getType().getNonReferenceType();
+    const CXXRecordDecl *RD = Plain->getAsCXXRecordDecl();
+    if (!(RD && RD->isLambda()) && !Plain->isUndeducedType())
+      V.StateType = printType(Plain.getUnqualifiedType(), Ctx);
+    V.Assignable = isAssignableField(Plain.getUnqualifiedType()) && !V.StateType.empty();
     F.Vars.push_back(std::move(V));
   }
   return It->second;
@@ -452,10 +475,14 @@ void Builder::buildSync(const Stmt *S, Block &Out) {
         N->Code.Source += ";";
     }
   }
-  if (const auto *DS = dyn_cast<DeclStmt>(S))
+  if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
       if (const auto *VD = dyn_cast<VarDecl>(D))
         N->Declares.push_back(varId(VD));
+    if (DS->isSingleDecl())
+      if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()); VD && VD->getIdentifier())
+        describeDecl(VD, *N);
+  }
   Out.push_back(std::move(N));
 }
 
@@ -507,6 +534,47 @@ void Builder::scanSync(const Stmt *S) {
   Scan.TraverseStmt(const_cast<Stmt *>(S));
   if (Scan.Bad)
     refuse(Scan.Id, Scan.Bad, Scan.Msg);
+}
+
+/// Splits `T x = e;`, `T x(args);`, `T x{...};` into type and initializer.
+void Builder::describeDecl(const VarDecl *VD, SyncNode &N) {
+  auto Whole = offsets(VD->getSourceRange());
+  auto NameAt = offsetOf(VD->getLocation());
+  const TypeSourceInfo *TSI = VD->getTypeSourceInfo();
+  if (!Whole || !NameAt || !TSI)
+    return;
+  auto TypeOff = offsets(TSI->getTypeLoc().getSourceRange());
+  if (!TypeOff)
+    return;
+  VarDeclInfo D;
+  D.WrittenType = Buffer.slice(TypeOff->first, TypeOff->second).str();
+  unsigned After = *NameAt + static_cast<unsigned>(VD->getName().size());
+  if (After > Whole->second)
+    return;
+  StringRef Rest = Buffer.slice(After, Whole->second);
+  unsigned Skip = static_cast<unsigned>(Rest.size() - Rest.ltrim().size());
+  Rest = Rest.ltrim();
+  if (!VD->hasInit()) {
+    D.Kind = VarDeclInfo::InitKind::None;
+  } else if (Rest.starts_with("=")) {
+    D.Kind = VarDeclInfo::InitKind::Copy;
+    StringRef Expr = Rest.drop_front(1);
+    unsigned ExprSkip = static_cast<unsigned>(Expr.size() - Expr.ltrim().size());
+    D.Initializer = textAt(After + Skip + 1 + ExprSkip, Whole->second);
+  } else if (Rest.starts_with("(")) {
+    D.Kind = VarDeclInfo::InitKind::Direct;
+    D.Initializer = textAt(After + Skip, Whole->second);
+  } else if (Rest.starts_with("{")) {
+    D.Kind = VarDeclInfo::InitKind::List;
+    D.Initializer = textAt(After + Skip, Whole->second);
+  } else {
+    return;
+  }
+  N.HasDecl = true;
+  N.Decl = std::move(D);
+  // The user's spelling of the type, for a state field holding the variable.
+  if (N.Decl.WrittenType.find("auto") == std::string::npos)
+    F.Vars[varId(VD)].Type = writtenType(VD);
 }
 
 ErrorArg Builder::errorArg(const Expr *E) {

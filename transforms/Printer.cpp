@@ -4,6 +4,7 @@
 
 namespace asyncshift {
 
+std::unique_ptr<StylePrinter> makeChainPrinter(bool IsPromise);
 std::unique_ptr<StylePrinter> makeCoroPrinter(bool ErrorsAsValues);
 
 namespace {
@@ -15,6 +16,8 @@ struct Registered {
 const Registered Registry[] = {
     {"coro", [] { return makeCoroPrinter(/*ErrorsAsValues=*/false); }},
     {"coro-values", [] { return makeCoroPrinter(/*ErrorsAsValues=*/true); }},
+    {"future", [] { return makeChainPrinter(/*IsPromise=*/false); }},
+    {"promise", [] { return makeChainPrinter(/*IsPromise=*/true); }},
 };
 } // namespace
 
@@ -32,7 +35,7 @@ std::vector<std::string> styleNames() {
   return Names;
 }
 
-Naming::Naming(const AsyncFunction &F) : F(F) {
+Naming::Naming(const AsyncFunction &F) : F(&F) {
   for (const Var &V : F.Vars)
     Names.push_back(V.Name);
   Taken = F.Identifiers;
@@ -62,8 +65,8 @@ std::string Naming::fresh(const std::string &Base) {
 }
 
 const std::string &Naming::declare(VarId V, const std::set<std::string> &Avoid) {
-  std::string Want = F.Vars[V].Name;
-  if (visible(Want) || F.JoinOuterNames.count(Want) || Avoid.count(Want)) {
+  std::string Want = F->Vars[V].Name;
+  if (visible(Want) || F->JoinOuterNames.count(Want) || Avoid.count(Want)) {
     Want = fresh(Want);
   }
   Taken.insert(Want);

@@ -69,7 +69,7 @@ public:
 private:
   bool visible(const std::string &Name) const;
 
-  const AsyncFunction &F;
+  const AsyncFunction *F;
   std::vector<std::string> Names;
   std::vector<std::set<std::string>> Scopes;
   std::set<std::string> Taken;

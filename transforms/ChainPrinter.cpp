@@ -1,0 +1,696 @@
+//===- ChainPrinter.cpp - The promise and future styles -------------------===//
+//
+// An async function becomes a function returning asyncshift::promise<T> (or
+// future<T>) built as a flat chain: the first async call is the head, and the
+// continuation of each async call that ends a continuation's straight line is
+// lifted to the next `.then` of the same chain, so nesting that only
+// sequenced disappears. An `if` whose arms do async work returns a promise
+// from each arm (a nested chain); when a named continuation joins the arms,
+// its body is the next `.then`.
+//
+// Each `.then` lambda is built when the chain is built, before earlier steps
+// ran, so a variable declared in one step and read in a later one cannot be
+// captured: only those variables are hoisted into a per-call state (one
+// struct per call, asyncshift::make_shared_state); everything else is an
+// ordinary local or a by-copy capture, as in the callback original.
+//
+// Errors travel as rejections: a check that only cleans up and propagates
+// becomes `.tap_error(cleanup)` on the call's promise, or disappears; a
+// continuation that reads its error gets the settled outcome as a value.
+// Completions with an error inside a step throw (a handler that throws
+// rejects), which keeps every step's return type about values.
+//
+// Hoisting needs to know which step every reference lands in, so the lowering
+// runs twice: a planning pass records where variables are declared and used,
+// then the emitting pass prints with the hoisted variables as state fields.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Analysis.h"
+#include "Printer.h"
+
+#include <deque>
+#include <map>
+#include <set>
+
+namespace asyncshift {
+namespace {
+
+struct ChainSpelling {
+  bool IsPromise;
+  std::string type(const std::string &T) const {
+    return std::string(IsPromise ? "asyncshift::promise<" : "asyncshift::future<") + T + ">";
+  }
+  std::string make(const std::string &T) const {
+    std::string Fn = IsPromise ? "asyncshift::make_promise" : "asyncshift::make_future";
+    return T.empty() ? Fn + "(" : Fn + "<" + T + ">(";
+  }
+  std::string resolve(const std::string &T, const std::string &V) const {
+    if (IsPromise)
+      return type(T) + "::resolve(" + V + ")";
+    return T.empty() ? "asyncshift::make_ready_future()" : "asyncshift::make_ready_future<" + T + ">(" + V + ")";
+  }
+};
+
+using Path = std::vector<std::pair<unsigned, unsigned>>; ///< (chain, step) from the root
+
+/// A `.then` step waiting to be printed.
+struct Step {
+  enum class In { Nothing, Value, Settled };
+  In Kind = In::Nothing;
+  std::vector<const Node *> Nodes;
+  VarId Value = NoVar;
+  VarId Err = NoVar;
+  std::string ValueType; ///< of the incoming value ("" for void)
+  std::string ValueDeclType;
+  /// The step's output: the type it returns (its exits all agree).
+  std::string OutType;
+  bool OutKnown = false;
+};
+
+struct ChainBuild {
+  unsigned Id = 0;
+  std::deque<Step> Queue;
+};
+
+/// What the exits (returns) of a sequence produce.
+struct Exits {
+  unsigned Values = 0;   ///< plain values (completions, jump arguments)
+  unsigned Promises = 0; ///< chains and promises
+};
+
+class ChainLowering {
+public:
+  ChainLowering(const AsyncFunction &F, bool IsPromise, std::vector<Finding> &Out)
+      : F(F), S{IsPromise}, Out(Out), Names(F) {}
+
+  std::optional<PrintedFunction> run();
+
+private:
+  enum class Pass { Plan, Emit };
+  struct Ctx {
+    std::set<VarId> Failing;
+    /// Type the exits of this sequence produce, and whether values must be
+    /// wrapped into promises (because other exits return promises).
+    std::string OutType;
+    bool Wrap = false;
+    /// The chain a tail async call's continuation becomes the next step of;
+    /// null to build a nested chain instead.
+    ChainBuild *Flatten = nullptr;
+    /// The chain a join's body becomes the next step of; null to build one
+    /// (headed by the `if`, as an immediately invoked lambda).
+    ChainBuild *JoinInto = nullptr;
+  };
+
+  std::string lowerSeq(const std::vector<const Node *> &Nodes, const Ctx &C);
+  std::string lowerAwait(const AsyncCallNode &A, const Ctx &C);
+  std::string lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep);
+  std::string lowerComplete(const CompleteNode &N, const Ctx &C);
+  std::string lowerJump(const JumpNode &J, const Ctx &C);
+  std::string renderChain(const std::string &Head, Step First);
+  std::string renderStep(Step &St, ChainBuild &Chain);
+  std::string returnValue(const Ctx &C, const std::string &Value);
+  std::string promiseOf(const AsyncCallNode &A);
+  std::string declareLocal(VarId V, const std::string &Type, const std::string &Init);
+  std::string syncText(const SyncNode &N);
+
+  void scanExits(const std::vector<const Node *> &Nodes, Exits &E) const;
+  std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const;
+
+  std::string text(const Text &T);
+  std::string nameOf(VarId V) const;
+  void declared(VarId V);
+  void refuse(const char *Id, Loc Where, std::string Message);
+  const std::string &valueTypeOf(VarId V) const;
+
+  const AsyncFunction &F;
+  ChainSpelling S;
+  std::vector<Finding> &Out;
+  Naming Names;
+  Pass Mode = Pass::Plan;
+  Path Cur;
+  unsigned NextChain = 0;
+  JoinPlan Plan;
+  std::set<unsigned> Anchored;
+  std::string CallbackName = "cb";
+  bool Failed = false;
+
+  // Planning results.
+  std::map<VarId, Path> DeclaredAt;
+  std::vector<std::pair<VarId, Path>> UsedAt;
+  std::set<VarId> Hoisted;
+  std::map<VarId, std::string> Field;
+  std::string StateName = "state";
+};
+
+void ChainLowering::refuse(const char *Id, Loc Where, std::string Message) {
+  if (Mode != Pass::Plan || Failed)
+    return;
+  Failed = true;
+  Finding Fd;
+  Fd.Id = Id;
+  Fd.Where = Where;
+  Fd.Message = std::move(Message);
+  Out.push_back(std::move(Fd));
+}
+
+const std::string &ChainLowering::valueTypeOf(VarId V) const {
+  const Var &X = F.Vars[V];
+  return X.Type.empty() ? X.StateType : X.Type;
+}
+
+void ChainLowering::declared(VarId V) {
+  if (V == NoVar)
+    return;
+  if (Mode == Pass::Plan)
+    DeclaredAt[V] = Cur;
+  else
+    Names.declare(V);
+}
+
+std::string ChainLowering::nameOf(VarId V) const {
+  if (Mode == Pass::Emit && Hoisted.count(V))
+    return StateName + "->" + Field.at(V);
+  return Names.name(V);
+}
+
+std::string ChainLowering::text(const Text &T) {
+  if (Mode == Pass::Plan) {
+    for (const Text::Ref &R : T.Refs)
+      UsedAt.emplace_back(R.Var, Cur);
+    return T.Source;
+  }
+  std::string Out;
+  unsigned Pos = 0;
+  for (const Text::Ref &R : T.Refs) {
+    if (R.Offset < Pos)
+      continue;
+    Out.append(T.Source, Pos, R.Offset - Pos);
+    Out += nameOf(R.Var);
+    Pos = R.Offset + R.Length;
+  }
+  Out.append(T.Source, Pos, std::string::npos);
+  return Out;
+}
+
+std::string ChainLowering::promiseOf(const AsyncCallNode &A) {
+  if (A.CalleeConverted)
+    return text(A.WithoutHandler);
+  return S.make(A.ValueType) + "[&](auto " + CallbackName + ") { " + text(A.Prefix) + CallbackName + text(A.Suffix) +
+         "; })";
+}
+
+/// A declaration of \p V initialised by \p Init: a local, or a state field.
+std::string ChainLowering::declareLocal(VarId V, const std::string &Type, const std::string &Init) {
+  declared(V);
+  if (Mode == Pass::Emit && Hoisted.count(V))
+    return nameOf(V) + " = " + Init + ";\n";
+  return (Type.empty() ? std::string("auto") : Type) + " " + nameOf(V) + " = " + Init + ";\n";
+}
+
+std::string ChainLowering::syncText(const SyncNode &N) {
+  bool AnyHoisted = false;
+  for (VarId V : N.Declares) {
+    declared(V);
+    AnyHoisted |= Mode == Pass::Emit && Hoisted.count(V);
+  }
+  if (!AnyHoisted)
+    return text(N.Code) + "\n";
+  // `T x = e;` of a hoisted variable becomes `state->x = e;`.
+  VarId V = N.Declares.front();
+  const VarDeclInfo &D = N.Decl;
+  std::string Type = D.WrittenType.find("auto") == std::string::npos ? D.WrittenType : F.Vars[V].StateType;
+  switch (D.Kind) {
+  case VarDeclInfo::InitKind::None:
+    return "";
+  case VarDeclInfo::InitKind::Copy:
+    return nameOf(V) + " = " + text(D.Initializer) + ";\n";
+  case VarDeclInfo::InitKind::Direct:
+  case VarDeclInfo::InitKind::List:
+    return nameOf(V) + " = " + Type + text(D.Initializer) + ";\n";
+  }
+  return "";
+}
+
+std::string ChainLowering::returnValue(const Ctx &C, const std::string &Value) {
+  if (C.Wrap)
+    return "return " + S.resolve(C.OutType, Value) + ";\n";
+  return Value.empty() ? "return;\n" : "return " + Value + ";\n";
+}
+
+void ChainLowering::scanExits(const std::vector<const Node *> &Nodes, Exits &E) const {
+  for (const Node *N : Nodes) {
+    switch (N->Kind) {
+    case NodeKind::Complete: {
+      const auto &C = static_cast<const CompleteNode &>(*N);
+      if (!C.Err.IsFailure)
+        ++E.Values;
+      return;
+    }
+    case NodeKind::Jump:
+      ++E.Values;
+      return;
+    case NodeKind::AsyncCall:
+      ++E.Promises;
+      return;
+    case NodeKind::If: {
+      const auto &I = static_cast<const IfNode &>(*N);
+      scanExits(nodesOf(I.Then), E);
+      scanExits(nodesOf(I.Else), E);
+      break;
+    }
+    default:
+      break;
+    }
+  }
+}
+
+std::string ChainLowering::lowerComplete(const CompleteNode &N, const Ctx &C) {
+  std::string Out;
+  const bool KnownFailure = N.Err.IsFailure || (N.Err.Var != NoVar && C.Failing.count(N.Err.Var));
+  if (KnownFailure)
+    return "throw asyncshift::error_exception(" + text(N.Err.Expr) + ");\n";
+  if (!N.Err.IsSuccess)
+    Out += "asyncshift::throw_if(" + text(N.Err.Expr) + ");\n";
+  if (N.HasValue)
+    return Out + returnValue(C, text(N.Value));
+  return Out + returnValue(C, F.ResultType.empty() ? "" : F.ResultType + "{}");
+}
+
+std::string ChainLowering::lowerJump(const JumpNode &N, const Ctx &C) {
+  const ContDefNode &J = *F.Conts[N.Target];
+  const JoinPlan::Join &Plan = this->Plan.Joins[N.Target];
+  if (Plan.ErrorAsValue) {
+    refuse(ids::UnsupportedJoin, N.Where,
+           "named continuation '" + F.Vars[J.Name].Name +
+               "' receives an error it reads other than by propagating it; cannot convert to this style yet");
+    return "";
+  }
+  if (!Anchored.count(N.Target)) {
+    if (Plan.Sites.size() != 1) {
+      refuse(ids::UnsupportedJoin, N.Where,
+             "named continuation '" + F.Vars[J.Name].Name +
+                 "' is called from paths that do not meet after one 'if'; cannot convert");
+      return "";
+    }
+    // The only call: the body follows, its parameter a local.
+    std::string Out;
+    if (J.Cont.Value != NoVar && N.HasValue)
+      Out += declareLocal(J.Cont.Value, F.Vars[J.Cont.Value].Type, text(N.Value));
+    std::vector<const Node *> Body = Plan.Leading.K == ErrorHandling::Kind::Propagate ? Plan.Leading.Rest : nodesOf(J.Cont.Body);
+    return Out + lowerSeq(Body, C);
+  }
+  return returnValue(C, J.Cont.Value != NoVar && N.HasValue ? text(N.Value) : "");
+}
+
+std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
+  if (A.Handler == AsyncCallNode::HandlerKind::Forward)
+    return "return " + promiseOf(A) + ";\n";
+
+  const Continuation &Cont = A.Cont;
+  enum class Mode { Propagate, Ignore, Value } M = Mode::Value;
+  std::vector<const SyncNode *> Cleanup;
+  Step Next;
+  Next.Nodes = nodesOf(Cont.Body);
+  if (auto It = Plan.Forwarders.find(&A); It != Plan.Forwarders.end()) {
+    const JoinPlan::Join &J = Plan.Joins[It->second];
+    if (J.Leading.K == ErrorHandling::Kind::Propagate) {
+      M = Mode::Propagate;
+      Cleanup = J.Leading.Cleanup;
+    } else {
+      M = Mode::Ignore;
+    }
+  } else {
+    ErrorHandling H = classifyErrorHandling(Cont);
+    if (H.K == ErrorHandling::Kind::Ignored) {
+      M = Mode::Ignore;
+    } else if (H.K == ErrorHandling::Kind::Propagate) {
+      M = Mode::Propagate;
+      Cleanup = H.Cleanup;
+      Next.Nodes = H.Rest;
+    }
+  }
+
+  std::string Head = promiseOf(A);
+  if (M == Mode::Propagate && !Cleanup.empty()) {
+    std::string Body;
+    for (const SyncNode *N : Cleanup)
+      Body += text(N->Code) + "\n";
+    Head += ".tap_error([=](const asyncshift::error &) {\n" + Body + "})";
+  }
+  if (M != Mode::Propagate)
+    Head = "asyncshift::settle(" + Head + ")";
+
+  Next.ValueType = A.ValueType;
+  Next.ValueDeclType = A.ValueDeclType;
+  if (M == Mode::Propagate) {
+    Next.Kind = A.ValueType.empty() ? Step::In::Nothing : Step::In::Value;
+    Next.Value = Cont.Value;
+  } else {
+    Next.Kind = Step::In::Settled;
+    Next.Value = Cont.Value;
+    Next.Err = M == Mode::Value ? Cont.Err : NoVar;
+  }
+
+  if (C.Flatten) {
+    C.Flatten->Queue.push_back(std::move(Next));
+    return "return " + Head + ";\n";
+  }
+  return "return " + renderChain(Head, std::move(Next)) + ";\n";
+}
+
+std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep) {
+  // A join whose every call is inside this `if` continues after it.
+  std::vector<unsigned> Joins;
+  for (const auto &[Id, J] : Plan.Joins)
+    if (!Anchored.count(Id) && J.Sites.size() >= 2 && countJumps(I, Id) == J.Sites.size())
+      Joins.push_back(Id);
+  if (Joins.size() > 1) {
+    refuse(ids::UnsupportedJoin, I.Where, "two named continuations join after the same 'if'; cannot convert");
+    return "";
+  }
+  std::optional<unsigned> Join;
+  Ctx Arm = C;
+  Arm.Flatten = nullptr; // async work in an arm is a nested chain
+  Arm.JoinInto = nullptr;
+  if (!Joins.empty()) {
+    Join = Joins.front();
+    const ContDefNode &J = *F.Conts[*Join];
+    if (Plan.Joins[*Join].ErrorAsValue) {
+      refuse(ids::UnsupportedJoin, I.Where,
+             "named continuation '" + F.Vars[J.Name].Name +
+                 "' receives an error it reads other than by propagating it; cannot convert to this style yet");
+      return "";
+    }
+    Anchored.insert(*Join);
+    if (!C.JoinInto) {
+      // No chain to continue: the `if` becomes the head of one.
+      Arm.OutType = J.Cont.HasValueParam && J.Cont.Value != NoVar ? valueTypeOf(J.Cont.Value) : "";
+      Arm.Wrap = true;
+    }
+  }
+  Ctx ThenCtx = Arm, ElseCtx = Arm;
+  if (I.Test.Err != NoVar)
+    (I.Test.Negated ? ElseCtx : ThenCtx).Failing.insert(I.Test.Err);
+  std::string Out = "if (" + text(I.Cond) + ") {\n";
+  Names.push();
+  Out += lowerSeq(nodesOf(I.Then), ThenCtx);
+  Names.pop();
+  Out += "}";
+  if (I.HasElse) {
+    Out += " else {\n";
+    Names.push();
+    Out += lowerSeq(nodesOf(I.Else), ElseCtx);
+    Names.pop();
+    Out += "}";
+  }
+  Out += "\n";
+  if (!Join)
+    return Out;
+  EndsStep = true;
+  const ContDefNode &J = *F.Conts[*Join];
+  const JoinPlan::Join &P = Plan.Joins[*Join];
+  Step Next;
+  Next.Nodes = P.Leading.K == ErrorHandling::Kind::Propagate ? P.Leading.Rest : nodesOf(J.Cont.Body);
+  if (J.Cont.HasValueParam && J.Cont.Value != NoVar) {
+    Next.Kind = Step::In::Value;
+    Next.Value = J.Cont.Value;
+    Next.ValueType = valueTypeOf(J.Cont.Value);
+  }
+  if (C.JoinInto) {
+    C.JoinInto->Queue.push_back(std::move(Next));
+    return Out;
+  }
+  std::string Head = "[&]() -> " + S.type(Arm.OutType) + " {\n" + Out + "}()";
+  return "return " + renderChain(Head, std::move(Next)) + ";\n";
+}
+
+std::string ChainLowering::lowerSeq(const std::vector<const Node *> &Nodes, const Ctx &C) {
+  std::string Out;
+  for (const Node *N : Nodes) {
+    switch (N->Kind) {
+    case NodeKind::Sync:
+      Out += syncText(static_cast<const SyncNode &>(*N));
+      break;
+    case NodeKind::ContDef:
+    case NodeKind::Return:
+      break;
+    case NodeKind::Complete:
+      return Out + lowerComplete(static_cast<const CompleteNode &>(*N), C);
+    case NodeKind::Jump:
+      return Out + lowerJump(static_cast<const JumpNode &>(*N), C);
+    case NodeKind::AsyncCall:
+      return Out + lowerAwait(static_cast<const AsyncCallNode &>(*N), C);
+    case NodeKind::If: {
+      bool EndsStep = false;
+      Out += lowerIf(static_cast<const IfNode &>(*N), C, EndsStep);
+      if (EndsStep)
+        return Out;
+      break;
+    }
+    }
+  }
+  return Out;
+}
+
+std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
+  Names.push();
+  std::string Param, Prefix;
+  switch (St.Kind) {
+  case Step::In::Nothing:
+    break;
+  case Step::In::Value: {
+    std::string Type = St.ValueType;
+    if (St.Value == NoVar) {
+      Param = Type;
+      break;
+    }
+    declared(St.Value);
+    bool H = Mode == Pass::Emit && Hoisted.count(St.Value);
+    std::string Local = Names.name(St.Value);
+    Param = (St.ValueDeclType.empty() ? Type : St.ValueDeclType) + " " + Local;
+    if (H)
+      Prefix += nameOf(St.Value) + " = " + Local + ";\n";
+    break;
+  }
+  case Step::In::Settled: {
+    std::string Settled = St.ValueType.empty() ? "asyncshift::error" : "asyncshift::result<" + St.ValueType + ">";
+    if (St.ValueType.empty()) {
+      if (St.Err == NoVar) {
+        Param = Settled;
+      } else {
+        declared(St.Err);
+        bool H = Mode == Pass::Emit && Hoisted.count(St.Err);
+        std::string Local = Names.name(St.Err);
+        Param = Settled + " " + Local;
+        if (H)
+          Prefix += nameOf(St.Err) + " = " + Local + ";\n";
+      }
+      break;
+    }
+    std::string R = Names.fresh("settled");
+    Param = Settled + " " + R;
+    if (St.Err != NoVar)
+      Prefix += declareLocal(St.Err, "asyncshift::error", R + ".err");
+    if (St.Value != NoVar)
+      Prefix += declareLocal(St.Value, St.ValueDeclType, R + ".value");
+    break;
+  }
+  }
+
+  // What the step returns: all its exits agree (completions, a join value,
+  // or the next call's promise).
+  Exits E;
+  scanExits(St.Nodes, E);
+  Ctx C;
+  // Only a step whose one exit is its last call continues in this chain; a
+  // step that may also complete keeps what follows that call nested.
+  C.Flatten = E.Values == 0 && E.Promises == 1 ? &Chain : nullptr;
+  C.JoinInto = &Chain;
+  bool Known = false;
+  C.OutType = outTypeOf(St.Nodes, Known);
+  C.Wrap = E.Promises > 0 && E.Values > 0;
+  std::string Body = lowerSeq(St.Nodes, C);
+  Names.pop();
+  // A `return;` that ends the lambda says nothing.
+  if (Body == "return;\n")
+    Body.clear();
+  else if (Body.size() > 9 && Body.compare(Body.size() - 9, 9, "\nreturn;\n") == 0)
+    Body.erase(Body.size() - 8);
+
+  std::string Ret;
+  if (C.Wrap)
+    Ret = " -> " + S.type(C.OutType);
+  else if (E.Promises == 0 && E.Values > 0 && Known && !C.OutType.empty())
+    Ret = " -> " + C.OutType;
+  std::string Capture = "[=]";
+  return Capture + (Param.empty() && Ret.empty() ? "" : "(" + Param + ")") + Ret + " {\n" + Prefix + Body + "}";
+}
+
+/// The type a step's value exits produce: the function's result for
+/// completions, a join's parameter type for jumps.
+std::string ChainLowering::outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const {
+  for (const Node *N : Nodes) {
+    switch (N->Kind) {
+    case NodeKind::Complete:
+      Known = true;
+      return F.ResultType;
+    case NodeKind::Jump: {
+      const ContDefNode &J = *F.Conts[static_cast<const JumpNode &>(*N).Target];
+      Known = true;
+      return J.Cont.HasValueParam && J.Cont.Value != NoVar ? valueTypeOf(J.Cont.Value) : "";
+    }
+    case NodeKind::If: {
+      const auto &I = static_cast<const IfNode &>(*N);
+      std::string T = outTypeOf(nodesOf(I.Then), Known);
+      if (Known)
+        return T;
+      T = outTypeOf(nodesOf(I.Else), Known);
+      if (Known)
+        return T;
+      break;
+    }
+    case NodeKind::AsyncCall:
+      return "";
+    default:
+      break;
+    }
+  }
+  return "";
+}
+
+std::string ChainLowering::renderChain(const std::string &Head, Step First) {
+  ChainBuild Chain;
+  Chain.Id = NextChain++;
+  Chain.Queue.push_back(std::move(First));
+  std::string Out = Head;
+  Path Saved = Cur;
+  unsigned Index = 0;
+  while (!Chain.Queue.empty()) {
+    Step St = std::move(Chain.Queue.front());
+    Chain.Queue.pop_front();
+    Cur = Saved;
+    Cur.emplace_back(Chain.Id, ++Index);
+    // A step with nothing to do (a call whose continuation only completes
+    // with its value) needs no `.then`.
+    if (St.Nodes.size() == 1 && St.Kind != Step::In::Settled) {
+      if (const auto *C = dyn<CompleteNode>(St.Nodes.front());
+          C && C->Err.IsSuccess && ((St.Kind == Step::In::Nothing && !C->HasValue && F.ResultType.empty()) ||
+                                    (St.Kind == Step::In::Value && C->HasValue && C->Value.Refs.size() == 1 &&
+                                     C->Value.Refs[0].Var == St.Value && C->Value.Source == F.Vars[St.Value].Name &&
+                                     St.ValueType == F.ResultType && St.ValueDeclType.empty()))) {
+        if (Mode == Pass::Plan)
+          text(C->Value);
+        continue;
+      }
+    }
+    Out += "\n.then(" + renderStep(St, Chain) + ")";
+  }
+  Cur = Saved;
+  return Out;
+}
+
+std::optional<PrintedFunction> ChainLowering::run() {
+  while (F.Identifiers.count(CallbackName))
+    CallbackName += "_";
+  Plan = planJoins(F, /*ErrorsAsValues=*/false);
+
+  auto lowerRoot = [&]() {
+    Names = Naming(F);
+    for (VarId P : F.Params)
+      Names.declare(P);
+    Cur.clear();
+    NextChain = 0;
+    Anchored.clear();
+    Ctx Root;
+    Root.OutType = F.ResultType;
+    Root.Wrap = true;
+    return lowerSeq(nodesOf(F.Body), Root);
+  };
+
+  // Pass 1: where is each variable declared, and where used?
+  Mode = Pass::Plan;
+  lowerRoot();
+  if (Failed)
+    return std::nullopt;
+  for (const auto &[V, Use] : UsedAt) {
+    auto D = DeclaredAt.find(V);
+    if (D == DeclaredAt.end() || D->second.empty())
+      continue; // the function's own scope: captured by copy
+    auto [DeclChain, DeclStep] = D->second.back();
+    bool Later = true;
+    for (auto [UseChain, UseStep] : Use)
+      if (UseChain == DeclChain) {
+        Later = UseStep > DeclStep;
+        break;
+      }
+    if (Later)
+      Hoisted.insert(V);
+  }
+  for (VarId V : Hoisted) {
+    const Var &X = F.Vars[V];
+    if (X.IsReference || valueTypeOf(V).empty() || !X.Assignable) {
+      Finding Fd;
+      Fd.Id = ids::UnsupportedStatement;
+      Fd.Where = F.Where;
+      Fd.Message = "variable '" + X.Name +
+                   "' crosses continuations but cannot be kept in a per-call state (a reference, an unnamed "
+                   "type, or not default-constructible and assignable); cannot convert to this style";
+      Out.push_back(std::move(Fd));
+      return std::nullopt;
+    }
+  }
+  // Field names: the variable's, unless two hoisted variables share one.
+  std::set<std::string> Fields;
+  for (VarId V : Hoisted) {
+    std::string Name = F.Vars[V].Name;
+    for (unsigned I = 2; Fields.count(Name); ++I)
+      Name = F.Vars[V].Name + "_" + std::to_string(I);
+    Fields.insert(Name);
+    Field[V] = Name;
+  }
+  Naming Probe(F);
+  StateName = Probe.fresh("state");
+  std::string StateType = Probe.fresh(F.Name + "_state");
+
+  // Pass 2: print.
+  Mode = Pass::Emit;
+  std::string Body = lowerRoot();
+  if (Failed)
+    return std::nullopt;
+
+  PrintedFunction P;
+  P.ReturnType = S.type(F.ResultType);
+  P.Body = "{\n";
+  if (!Hoisted.empty()) {
+    P.Body += "struct " + StateType + " {\n";
+    for (VarId V : Hoisted)
+      P.Body += valueTypeOf(V) + " " + Field[V] + "{};\n";
+    P.Body += "};\n";
+    P.Body += "auto " + StateName + " = asyncshift::make_shared_state<" + StateType + ">();\n";
+  }
+  P.Body += Body + "}";
+  return P;
+}
+
+class ChainPrinter : public StylePrinter {
+public:
+  explicit ChainPrinter(bool IsPromise) : IsPromise(IsPromise) {}
+  const char *name() const override { return IsPromise ? "promise" : "future"; }
+  std::optional<PrintedFunction> print(const AsyncFunction &F, std::vector<Finding> &Out) const override {
+    ChainLowering L(F, IsPromise, Out);
+    return L.run();
+  }
+  std::string detachedCall(const std::string &Call, const std::string &Handler) const override {
+    return Call + ".then_callback(" + Handler + ")";
+  }
+
+private:
+  bool IsPromise;
+};
+
+} // namespace
+
+std::unique_ptr<StylePrinter> makeChainPrinter(bool IsPromise) { return std::make_unique<ChainPrinter>(IsPromise); }
+
+} // namespace asyncshift
