@@ -113,6 +113,9 @@ private:
         break;
       case NodeKind::AsyncCall: {
         const auto &A = static_cast<const AsyncCallNode &>(N);
+        if (A.Comb)
+          checkBody(A.Comb->Body, A.Comb->Where,
+                    A.Comb->K == Combinator::Kind::Parallel ? "this branch" : "this step");
         if (A.Handler == AsyncCallNode::HandlerKind::Continuation)
           checkBody(A.Cont.Body, A.Where, "this continuation");
         [[fallthrough]];

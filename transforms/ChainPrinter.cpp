@@ -48,7 +48,7 @@ struct ChainSpelling {
   std::string resolve(const std::string &T, const std::string &V) const {
     if (IsPromise)
       return type(T) + "::resolve(" + V + ")";
-    return T.empty() ? "asyncshift::make_ready_future()" : "asyncshift::make_ready_future<" + T + ">(" + V + ")";
+    return T.empty() ? "asyncshift::make_ready_future()" : "asyncshift::make_ready_future_of<" + T + ">(" + V + ")";
   }
 };
 

@@ -91,6 +91,8 @@ std::set<std::string> outerIdentifiers(const Text &T) {
   return Out;
 }
 
+bool hasCoAwait(const CoList &L);
+
 class CoroLowering {
 public:
   CoroLowering(const AsyncFunction &F, bool Values, std::vector<Finding> &Out)
@@ -101,6 +103,10 @@ public:
 private:
   struct Ctx {
     std::set<VarId> Failing; ///< error variables known to hold a failure here
+    /// Where a completion goes: out of the coroutine, or (inside the loop an
+    /// each_series became) to the next step, failures thrown or kept.
+    enum class Exit { Return, SeriesThrow, SeriesBreak } ExitKind = Exit::Return;
+    std::string SeriesErr; ///< SeriesBreak: the variable a failure goes to
   };
   struct JoinState {
     bool Anchored = false;
@@ -113,13 +119,16 @@ private:
   void planJoins();
   void lowerSeq(const std::vector<const Node *> &Nodes, CoList &Out, const Ctx &C);
   void lowerAwait(const AsyncCallNode &A, CoList &Out, const Ctx &C);
-  void lowerForward(const AsyncCallNode &A, CoList &Out);
+  void lowerForward(const AsyncCallNode &A, CoList &Out, const Ctx &C);
   void lowerComplete(const CompleteNode &N, CoList &Out, const Ctx &C);
   void lowerJump(const JumpNode &J, CoList &Out, const Ctx &C);
   void lowerIf(const IfNode &I, CoList &Out, const Ctx &C);
   void lowerJoinBody(unsigned Target, CoList &Out, const Ctx &C);
   void declareJoinVars(unsigned Target, CoList &Out);
   std::string awaitable(const AsyncCallNode &A);
+  std::string whenAll(const Combinator &K);
+  void lowerSeries(const AsyncCallNode &A, CoList &Out, const Ctx &C);
+  std::string lowerNested(const Block &Body, const std::string &Result, const Ctx &C);
   std::string settled(const AsyncCallNode &A);
   const std::string &declareAvoiding(VarId V, const std::set<std::string> &Avoid);
   void refuse(const char *Id, Loc Where, std::string Message);
@@ -134,6 +143,8 @@ private:
   std::vector<Finding> &Out;
   Naming Names;
   std::string CallbackName;
+  /// T of the coroutine being printed (the function's, or a branch's).
+  std::string ResultType;
   JoinPlan Plan;
   std::map<unsigned, JoinState> Joins;
   /// Async calls whose continuation only passes their outcome to a join: they
@@ -169,6 +180,8 @@ void CoroLowering::planJoins() {
 }
 
 std::string CoroLowering::awaitable(const AsyncCallNode &A) {
+  if (A.Comb && A.Comb->K == Combinator::Kind::Parallel)
+    return whenAll(*A.Comb);
   if (A.CalleeConverted)
     return Names.render(A.WithoutHandler);
   std::string T = A.ValueType.empty() ? "asyncshift::promisify(" : "asyncshift::promisify<" + A.ValueType + ">(";
@@ -217,15 +230,26 @@ void CoroLowering::lowerSeq(const std::vector<const Node *> &Nodes, CoList &OutL
   }
 }
 
-void CoroLowering::lowerForward(const AsyncCallNode &A, CoList &OutList) {
+void CoroLowering::lowerForward(const AsyncCallNode &A, CoList &OutList, const Ctx &C) {
   CoStmt St;
   St.K = CoStmt::Kind::Await;
   St.IsCoAwait = true;
   addUses(St.Uses, A.Prefix);
   addUses(St.Uses, A.Suffix);
+  if (C.ExitKind == Ctx::Exit::SeriesThrow) {
+    St.Text = "co_await " + awaitable(A) + ";\ncontinue;";
+    St.Throws = true;
+    OutList.push_back(std::move(St));
+    return;
+  }
+  if (C.ExitKind == Ctx::Exit::SeriesBreak) {
+    St.Text = C.SeriesErr + " = co_await " + settled(A) + ";\nif (" + C.SeriesErr + ") {\nbreak;\n}\ncontinue;";
+    OutList.push_back(std::move(St));
+    return;
+  }
   if (Values) {
     St.Text = "co_return co_await " + settled(A) + ";";
-  } else if (!F.ResultType.empty()) {
+  } else if (!ResultType.empty()) {
     St.Text = "co_return co_await " + awaitable(A) + ";";
     St.Throws = true;
   } else {
@@ -241,8 +265,10 @@ void CoroLowering::lowerForward(const AsyncCallNode &A, CoList &OutList) {
 }
 
 void CoroLowering::lowerAwait(const AsyncCallNode &A, CoList &OutList, const Ctx &C) {
+  if (A.Comb && A.Comb->K == Combinator::Kind::EachSeries)
+    return lowerSeries(A, OutList, C);
   if (A.Handler == AsyncCallNode::HandlerKind::Forward)
-    return lowerForward(A, OutList);
+    return lowerForward(A, OutList, C);
 
   const Continuation &Cont = A.Cont;
   AwaitMode Mode = AwaitMode::Value;
@@ -351,6 +377,23 @@ void CoroLowering::lowerComplete(const CompleteNode &N, CoList &OutList, const C
   CoStmt St;
   addUses(St.Uses, N.Err.Expr);
   addUses(St.Uses, N.Value);
+  if (C.ExitKind != Ctx::Exit::Return) {
+    // A step of an each_series loop: success moves to the next step.
+    const bool KnownFailure = N.Err.IsFailure || (N.Err.Var != NoVar && C.Failing.count(N.Err.Var));
+    if (N.Err.IsSuccess) {
+      St.Text = "continue;";
+    } else if (C.ExitKind == Ctx::Exit::SeriesThrow) {
+      St.Throws = true;
+      St.Text = KnownFailure ? "throw asyncshift::error_exception(" + errorLiteral(N.Err) + ");"
+                             : "asyncshift::throw_if(" + errorLiteral(N.Err) + ");\ncontinue;";
+    } else if (KnownFailure) {
+      St.Text = C.SeriesErr + " = " + errorLiteral(N.Err) + ";\nbreak;";
+    } else {
+      St.Text = C.SeriesErr + " = " + errorLiteral(N.Err) + ";\nif (" + C.SeriesErr + ") {\nbreak;\n}\ncontinue;";
+    }
+    OutList.push_back(std::move(St));
+    return;
+  }
   const std::string Value = N.HasValue ? Names.render(N.Value) : "";
   if (Values) {
     if (N.Err.IsSuccess)
@@ -378,7 +421,7 @@ void CoroLowering::lowerComplete(const CompleteNode &N, CoList &OutList, const C
   if (N.HasValue)
     St.Text = "co_return " + Value + ";";
   else
-    St.Text = F.ResultType.empty() ? "co_return;" : "co_return {};";
+    St.Text = ResultType.empty() ? "co_return;" : "co_return {};";
   OutList.push_back(std::move(St));
 }
 
@@ -499,6 +542,130 @@ void CoroLowering::lowerIf(const IfNode &I, CoList &OutList, const Ctx &C) {
   OutList.push_back(std::move(St));
   for (unsigned Id : Anchored)
     lowerJoinBody(Id, OutList, C);
+}
+
+// ---- parallel and each_series ---------------------------------------------------
+
+/// Lowers a nested coroutine body (a parallel branch, an each_series step) to
+/// text, in its own scope.
+std::string CoroLowering::lowerNested(const Block &Body, const std::string &Result, const Ctx &C) {
+  std::string SavedResult = ResultType;
+  ResultType = Result;
+  CoList List;
+  lowerSeq(nodesOf(Body), List, C);
+  if (!Values)
+    group(List);
+  if (C.ExitKind == Ctx::Exit::Return && !List.empty() && List.back().K == CoStmt::Kind::Line &&
+      List.back().Text == "co_return;" && hasCoAwait(List))
+    List.pop_back();
+  if (C.ExitKind != Ctx::Exit::Return && !List.empty() && List.back().Text == "continue;")
+    List.pop_back();
+  std::string Text;
+  render(List, Text, 0);
+  ResultType = SavedResult;
+  return Text;
+}
+
+/// parallel(n, [=](std::size_t i, callback<T> cb) {...}, ...) awaited:
+/// asyncshift::when_all(n, [=](std::size_t i) -> task<T> {...}).
+std::string CoroLowering::whenAll(const Combinator &K) {
+  std::string Count = Names.render(K.Count);
+  Names.push();
+  std::string Index = K.Index != NoVar ? Names.declare(K.Index) : "";
+  std::string Body = lowerNested(K.Body, K.ItemType, Ctx{});
+  Names.pop();
+  std::string Task;
+  if (Values)
+    Task = K.ItemType.empty() ? "asyncshift::task<asyncshift::error>"
+                              : "asyncshift::task<asyncshift::result<" + K.ItemType + ">>";
+  else
+    Task = K.ItemType.empty() ? "asyncshift::task<>" : "asyncshift::task<" + K.ItemType + ">";
+  return "asyncshift::when_all(" + Count + ", [=](" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") -> " +
+         Task + " {\n" + Body + "})";
+}
+
+/// each_series(n, [=](std::size_t i, callback<> cb) {...}, ...): a for loop
+/// whose body is the step. A failing step throws out of the loop (errors as
+/// exceptions) or leaves it with the error kept in a variable.
+void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ctx &C) {
+  const Combinator &K = *A.Comb;
+  const bool Forward = A.Handler == AsyncCallNode::HandlerKind::Forward;
+  std::vector<const SyncNode *> Cleanup;
+  std::vector<const Node *> Rest = nodesOf(A.Cont.Body);
+  bool Throwing = false;
+  if (!Values && C.ExitKind == Ctx::Exit::Return) {
+    if (Forward) {
+      Throwing = true;
+    } else if (!Forwarders.count(&A)) {
+      ErrorHandling H = classifyErrorHandling(A.Cont);
+      if (H.K == ErrorHandling::Kind::Propagate) {
+        Throwing = true;
+        Cleanup = H.Cleanup;
+        Rest = H.Rest;
+      }
+    }
+  }
+
+  CoStmt Loop;
+  Loop.K = CoStmt::Kind::Await;
+  Loop.IsCoAwait = true;
+  Loop.Throws = Throwing;
+  std::string ErrName;
+  if (!Throwing) {
+    // The error the loop leaves with: the continuation's, or a fresh one.
+    if (!Forward && A.Cont.Err != NoVar) {
+      ErrName = Names.declare(A.Cont.Err);
+      Loop.Defs.insert(A.Cont.Err);
+    } else {
+      ErrName = Names.fresh("err");
+    }
+    CoStmt Decl;
+    Decl.Text = "asyncshift::error " + ErrName + ";";
+    OutList.push_back(std::move(Decl));
+  }
+
+  std::string Count = Names.render(K.Count);
+  addUses(Loop.Uses, K.Count);
+  bool Simple = (K.Count.Refs.size() == 1 && K.Count.Refs[0].Offset == 0 && K.Count.Refs[0].Length == K.Count.Source.size()) ||
+                (!K.Count.Source.empty() && std::isdigit(static_cast<unsigned char>(K.Count.Source[0])) &&
+                 K.Count.Source.find_first_not_of("0123456789uUlLzZ") == std::string::npos);
+  std::string Header;
+  Names.push();
+  std::string Index = K.Index != NoVar ? Names.declare(K.Index) : Names.fresh("i");
+  if (Simple) {
+    Header = "for (" + K.IndexType + " " + Index + " = 0; " + Index + " < " + Count + "; ++" + Index + ")";
+  } else {
+    std::string Bound = Names.fresh("count");
+    Header = "for (" + K.IndexType + " " + Index + " = 0, " + Bound + " = " + Count + "; " + Index + " < " + Bound +
+             "; ++" + Index + ")";
+  }
+  Ctx StepCtx;
+  StepCtx.ExitKind = Throwing ? Ctx::Exit::SeriesThrow : Ctx::Exit::SeriesBreak;
+  StepCtx.SeriesErr = ErrName;
+  std::string Body = lowerNested(K.Body, "", StepCtx);
+  Names.pop();
+  Loop.Text = Header + " {\n" + Body + "}";
+  if (!Cleanup.empty()) {
+    Loop.HasCleanup = true;
+    std::string Joined;
+    for (const SyncNode *S : Cleanup) {
+      Loop.CleanupLines.push_back(Names.render(S->Code));
+      Joined += Loop.CleanupLines.back() + "\n";
+      addUses(Loop.CleanupUses, S->Code);
+    }
+    Loop.CleanupKey = Joined;
+    Loop.OnErrorText = "try {\n" + Loop.Text + "\n} catch (const asyncshift::error_exception &) {\n" + Joined + "throw;\n}";
+  }
+  OutList.push_back(std::move(Loop));
+
+  if (Forward) {
+    CoStmt Ret;
+    Ret.Text = Throwing ? "co_return;" : (Values ? "co_return " + ErrName + ";" : "asyncshift::throw_if(" + ErrName + ");\nco_return;");
+    Ret.Throws = !Values && !Throwing;
+    OutList.push_back(std::move(Ret));
+    return;
+  }
+  lowerSeq(Rest, OutList, C);
 }
 
 // ---- try/catch grouping --------------------------------------------------------
@@ -652,6 +819,7 @@ bool hasCoAwait(const CoList &L) {
 }
 
 std::optional<PrintedFunction> CoroLowering::run() {
+  ResultType = F.ResultType;
   CallbackName = "cb";
   while (F.Identifiers.count(CallbackName))
     CallbackName += "_";
@@ -670,10 +838,10 @@ std::optional<PrintedFunction> CoroLowering::run() {
 
   PrintedFunction P;
   if (Values)
-    P.ReturnType = F.ResultType.empty() ? "asyncshift::task<asyncshift::error>"
-                                        : "asyncshift::task<asyncshift::result<" + F.ResultType + ">>";
+    P.ReturnType = ResultType.empty() ? "asyncshift::task<asyncshift::error>"
+                                        : "asyncshift::task<asyncshift::result<" + ResultType + ">>";
   else
-    P.ReturnType = F.ResultType.empty() ? "asyncshift::task<>" : "asyncshift::task<" + F.ResultType + ">";
+    P.ReturnType = ResultType.empty() ? "asyncshift::task<>" : "asyncshift::task<" + ResultType + ">";
   P.Body = "{\n";
   render(Body, P.Body, 1);
   P.Body += "}";

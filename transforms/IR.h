@@ -115,6 +115,24 @@ struct Continuation {
   Block Body;
 };
 
+/// asyncshift::parallel or asyncshift::each_series called with a lambda: the
+/// lambda is an async function of its own (handler `Handler`), run for each
+/// index, that a printer can turn into when_all or a loop.
+struct Combinator {
+  enum class Kind { Parallel, EachSeries };
+  Kind K = Kind::Parallel;
+  Text Count;
+  VarId Index = NoVar;
+  std::string IndexType = "std::size_t";
+  VarId Handler = NoVar;
+  /// T of the branch's callback<T> ("" for callback<>).
+  std::string ItemType;
+  Block Body;
+  /// Variables of the enclosing function the body reads.
+  std::vector<VarId> Captured;
+  Loc Where;
+};
+
 struct AsyncCallNode : Node {
   AsyncCallNode() : Node(NodeKind::AsyncCall) {}
   /// The call up to its handler argument, and from after it to the end:
@@ -134,6 +152,9 @@ struct AsyncCallNode : Node {
   /// ValueType (an implicit conversion the printer must keep).
   std::string ValueDeclType;
   bool IsReturn = false;
+  /// Set for parallel / each_series with a lambda; printers that do not
+  /// specialise it can still print the call as a leaf.
+  std::unique_ptr<Combinator> Comb;
 
   static bool classof(const Node *N) { return N->Kind == NodeKind::AsyncCall; }
 };

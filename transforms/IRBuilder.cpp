@@ -19,6 +19,7 @@
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 
 #include <algorithm>
 
@@ -45,7 +46,9 @@ public:
   // Used by the visitors below.
   void addRef(SourceLocation L, const VarDecl *VD);
   bool isLocal(const VarDecl *VD) const { return VD && isWithin(VD->getDeclContext(), FD); }
-  bool isAsyncName(const VarDecl *VD) const { return VD && (VD == Handler || ContIds.count(VD)); }
+  /// The handler of the function or of any combinator branch, or a named
+  /// continuation: a statement that mentions one is not plain code.
+  bool isAsyncName(const VarDecl *VD) const { return VD && AsyncNames.count(VD); }
 
 private:
   // Source text.
@@ -71,6 +74,7 @@ private:
   void buildStmt(const Stmt *S, Block &Out);
   bool buildCall(const Expr *E, bool IsReturn, Block &Out);
   bool buildContinuation(const LambdaExpr *L, Continuation &C);
+  bool buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Expr *Count, AsyncCallNode &N);
   ErrorArg errorArg(const Expr *E);
   void buildSync(const Stmt *S, Block &Out);
   void describeDecl(const VarDecl *VD, SyncNode &N);
@@ -96,6 +100,7 @@ private:
   llvm::DenseMap<const VarDecl *, unsigned> ContIds;
   llvm::DenseMap<const VarDecl *, const DeclStmt *> ContDecls;
   llvm::DenseSet<const DeclRefExpr *> Accounted;
+  llvm::DenseSet<const VarDecl *> AsyncNames;
   bool Failed = false;
 };
 
@@ -415,6 +420,7 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
             N->Id = static_cast<unsigned>(F.Conts.size());
             F.Conts.push_back(N.get());
             ContIds[VD] = N->Id;
+            AsyncNames.insert(VD);
             ContDecls[VD] = DS;
             Out.push_back(std::move(N));
             return;
@@ -621,6 +627,79 @@ bool Builder::buildContinuation(const LambdaExpr *L, Continuation &C) {
   return true;
 }
 
+/// The lambda of parallel(n, [=](std::size_t i, callback<T> cb) {...}, done)
+/// or each_series: an async function of its own, built with its handler.
+bool Builder::buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Expr *Count, AsyncCallNode &N) {
+  const CXXMethodDecl *Op = L->getCallOperator();
+  if (L->isGenericLambda() || Op->getNumParams() != 2 || !asCallbackType(Op->getParamDecl(1)->getType()))
+    return true; // not the documented shape: the call stays a plain leaf call
+  if (L->isMutable()) {
+    refuse(ids::MutableContinuation, L->getBeginLoc(), L->getIntroducerRange(),
+           "'mutable' branch lambda; cannot convert (its captured copies would become shared variables)");
+    return false;
+  }
+  for (const LambdaCapture &Cap : L->captures())
+    if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef) {
+      SourceLocation At = Cap.isImplicit() ? L->getCaptureDefaultLoc() : Cap.getLocation();
+      refuse(ids::ReferenceCapture, At, SourceRange(At, At),
+             "branch captures '" + Cap.getCapturedVar()->getNameAsString() +
+                 "' by reference; cannot convert (branches may outlive this scope: capture by value)");
+      return false;
+    }
+  auto Comb = std::make_unique<Combinator>();
+  Comb->K = K;
+  Comb->Where.Raw = L->getBeginLoc().getRawEncoding();
+  auto CountText = textOf(Count);
+  if (!CountText) {
+    refuse(ids::Macro, Count, "count comes from a macro expansion; cannot convert");
+    return false;
+  }
+  Comb->Count = *CountText;
+  const ParmVarDecl *Index = Op->getParamDecl(0);
+  if (Index->getIdentifier())
+    Comb->Index = varId(Index);
+  Comb->IndexType = writtenType(Index);
+  const ParmVarDecl *BranchHandler = Op->getParamDecl(1);
+  if (!BranchHandler->getIdentifier()) {
+    refuse(ids::NotCalled, BranchHandler->getLocation(), SourceRange(),
+           "branch ignores its handler; it can never complete");
+    return false;
+  }
+  Comb->Handler = varId(BranchHandler);
+  if (auto CT = asCallbackType(BranchHandler->getType()); CT && CT->HasValue)
+    Comb->ItemType = printType(CT->Value, Ctx);
+  // What the branch reads from the enclosing function.
+  class Captures : public RecursiveASTVisitor<Captures> {
+  public:
+    Captures(Builder &B, const CXXMethodDecl *Op) : B(B), Op(Op) {}
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
+        if (B.isLocal(VD) && !isWithin(VD->getDeclContext(), Op) && !B.isAsyncName(VD))
+          Found.insert(VD);
+      return true;
+    }
+    Builder &B;
+    const CXXMethodDecl *Op;
+    llvm::SetVector<const VarDecl *> Found;
+  } Scan(*this, Op);
+  Scan.TraverseStmt(L->getBody());
+  for (const VarDecl *VD : Scan.Found)
+    Comb->Captured.push_back(varId(VD));
+
+  // Build the body with the branch's own handler; the enclosing function's
+  // handler and named continuations stay visible only to be refused.
+  const ParmVarDecl *SavedHandler = Handler;
+  auto SavedConts = std::move(ContIds);
+  ContIds.clear();
+  Handler = BranchHandler;
+  AsyncNames.insert(BranchHandler);
+  buildBlock(L->getBody(), Comb->Body);
+  Handler = SavedHandler;
+  ContIds = std::move(SavedConts);
+  N.Comb = std::move(Comb);
+  return !Failed;
+}
+
 bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
   const auto *C = dyn_cast<CallExpr>(E->IgnoreImplicit());
   if (!C)
@@ -631,6 +710,13 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
     if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripArgument(Ref)->IgnoreParenImpCasts()))
       Accounted.insert(DRE);
   };
+
+  if (ObjectVar && isAsyncName(ObjectVar) && ObjectVar != Handler && !ContIds.count(ObjectVar)) {
+    refuse(ids::ForeignHandler, C,
+           "'" + ObjectVar->getNameAsString() +
+               "' belongs to the enclosing function, not to this branch; cannot convert");
+    return true;
+  }
 
   // done(err) / done({}, v)
   if (ObjectVar && ObjectVar == Handler) {
@@ -694,6 +780,11 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
   const bool IsContinuation = Lambda && isContinuationShaped(Lambda);
   const bool IsForward = LastVar && LastVar == Handler;
   const bool IsNamed = LastVar && ContIds.count(LastVar);
+  if (LastVar && isAsyncName(LastVar) && !IsForward && !IsNamed) {
+    refuse(ids::ForeignHandler, LastArg,
+           "'" + LastVar->getNameAsString() + "' belongs to the enclosing function, not to this branch; cannot convert");
+    return true;
+  }
   if (IsContinuation && !mentionsAsync(Lambda))
     return false; // detached (fire-and-forget): a plain statement
   if (!IsContinuation && !IsForward && !IsNamed) {
@@ -742,6 +833,16 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
   std::optional<CallbackType> CT = asCallbackType(LastArg->getType());
   if (!CT && IsForward)
     CT = asCallbackType(Handler->getType());
+
+  if (const FunctionDecl *Callee = C->getDirectCallee(); Callee && A.Args.size() == 3) {
+    std::string Name = Callee->getQualifiedNameAsString();
+    if (Name == "asyncshift::parallel" || Name == "asyncshift::each_series")
+      if (const auto *Branch = dyn_cast<LambdaExpr>(stripArgument(A.Args[1])))
+        if (!buildCombinator(Branch, Name == "asyncshift::parallel" ? Combinator::Kind::Parallel
+                                                                     : Combinator::Kind::EachSeries,
+                             A.Args[0], *N))
+          return true;
+  }
 
   if (IsForward) {
     account(LastArg);
@@ -813,9 +914,10 @@ void Builder::checkEscapes() {
     // The definition of a named continuation refers to itself only through
     // its DeclStmt, never through a DeclRefExpr; any other use escapes.
     SourceLocation L = E->getLocation();
-    if (E->getDecl() == Handler)
+    if (isa<ParmVarDecl>(E->getDecl()) && !ContIds.count(cast<VarDecl>(E->getDecl())))
       refuse(ids::HandlerEscapes, L, SourceRange(L, L),
-             "handler '" + Handler->getName().str() + "' is used other than by calling or forwarding it; cannot convert");
+             "handler '" + E->getDecl()->getName().str() +
+                 "' is used other than by calling or forwarding it; cannot convert");
     else
       refuse(ids::ContinuationEscapes, L, SourceRange(L, L),
              "named continuation '" + E->getDecl()->getName().str() +
@@ -894,6 +996,7 @@ void Builder::collectJoinOuterNames() {
 std::optional<AsyncFunction> Builder::run() {
   Handler = handlerParam(FD);
   assert(Handler && "not an async function");
+  AsyncNames.insert(Handler);
   if (FD->isTemplated()) {
     refuse(ids::TemplateFunction, FD->getLocation(), SourceRange(FD->getLocation(), FD->getLocation()),
            "async function template; cannot convert yet");

@@ -48,12 +48,19 @@ private:
         std::string Head = std::string(A.IsReturn ? "return " : "") + "async " +
                            (A.CalleeConverted ? "converted " : "leaf ") + text(A.Prefix) + "<handler>" +
                            text(A.Suffix) + " -> callback<" + A.ValueType + ">";
-        if (A.Handler == AsyncCallNode::HandlerKind::Forward) {
-          line(Depth, Head + " forwards the handler");
-        } else {
-          line(Depth, Head);
-          cont(A.Cont, Depth + 1);
+        line(Depth, Head + (A.Handler == AsyncCallNode::HandlerKind::Forward ? " forwards the handler" : ""));
+        if (A.Comb) {
+          std::string Captured;
+          for (VarId V : A.Comb->Captured)
+            Captured += (Captured.empty() ? "" : ", ") + name(V);
+          line(Depth + 1, std::string(A.Comb->K == Combinator::Kind::Parallel ? "parallel" : "each_series") +
+                              " over " + text(A.Comb->Count) + " (index " + name(A.Comb->Index) + ", handler " +
+                              name(A.Comb->Handler) + " -> callback<" + A.Comb->ItemType + ">, captures " +
+                              Captured + ")");
+          block(A.Comb->Body, Depth + 2);
         }
+        if (A.Handler != AsyncCallNode::HandlerKind::Forward)
+          cont(A.Cont, Depth + 1);
         break;
       }
       case NodeKind::If: {
