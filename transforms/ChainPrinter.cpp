@@ -113,6 +113,8 @@ private:
   std::string promiseOf(const AsyncCallNode &A);
   std::string declareLocal(VarId V, const std::string &Type, const std::string &Init);
   std::string syncText(const SyncNode &N);
+  std::string combinatorHead(const Combinator &K);
+  std::string statePrefix(unsigned Scope);
 
   void scanExits(const std::vector<const Node *> &Nodes, Exits &E) const;
   std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const;
@@ -135,12 +137,21 @@ private:
   std::string CallbackName = "cb";
   bool Failed = false;
 
+  /// T of the function (or combinator branch) being printed.
+  std::string ResultType;
+  /// Function-like scopes (the function, each branch or step lambda): each
+  /// has its own per-call state, since branches run side by side.
+  unsigned CurScope = 0;
+  unsigned NextScope = 1;
+  std::map<VarId, unsigned> DeclScope;
+  std::map<unsigned, std::string> StateNames;
+  std::map<unsigned, std::string> StateTypes;
+
   // Planning results.
   std::map<VarId, Path> DeclaredAt;
   std::vector<std::pair<VarId, Path>> UsedAt;
   std::set<VarId> Hoisted;
   std::map<VarId, std::string> Field;
-  std::string StateName = "state";
 };
 
 void ChainLowering::refuse(const char *Id, Loc Where, std::string Message) {
@@ -162,16 +173,66 @@ const std::string &ChainLowering::valueTypeOf(VarId V) const {
 void ChainLowering::declared(VarId V) {
   if (V == NoVar)
     return;
-  if (Mode == Pass::Plan)
+  if (Mode == Pass::Plan) {
     DeclaredAt[V] = Cur;
-  else
+    DeclScope[V] = CurScope;
+  } else {
     Names.declare(V);
+  }
 }
 
 std::string ChainLowering::nameOf(VarId V) const {
   if (Mode == Pass::Emit && Hoisted.count(V))
-    return StateName + "->" + Field.at(V);
+    return StateNames.at(DeclScope.at(V)) + "->" + Field.at(V);
   return Names.name(V);
+}
+
+/// The per-call state of \p Scope: a struct of the hoisted variables and the
+/// one instance every step of this call shares.
+std::string ChainLowering::statePrefix(unsigned Scope) {
+  if (Mode != Pass::Emit)
+    return "";
+  std::string Fields;
+  for (VarId V : Hoisted)
+    if (DeclScope.at(V) == Scope)
+      Fields += valueTypeOf(V) + " " + Field.at(V) + "{};\n";
+  if (Fields.empty())
+    return "";
+  return "struct " + StateTypes.at(Scope) + " {\n" + Fields + "};\nauto " + StateNames.at(Scope) +
+         " = asyncshift::make_shared_state<" + StateTypes.at(Scope) + ">();\n";
+}
+
+/// parallel / each_series with a lambda: the lambda, printed as a function
+/// returning a promise (future), under the combinator that runs it.
+std::string ChainLowering::combinatorHead(const Combinator &K) {
+  std::string Count = text(K.Count);
+  unsigned Saved = CurScope;
+  CurScope = NextScope++;
+  std::string SavedResult = ResultType;
+  ResultType = K.K == Combinator::Kind::Parallel ? K.ItemType : "";
+  Cur.emplace_back(NextChain++, 0);
+  Names.push();
+  std::string Index;
+  if (K.Index != NoVar) {
+    declared(K.Index);
+    Index = " " + Names.name(K.Index);
+  }
+  Ctx Root;
+  Root.OutType = ResultType;
+  Root.Wrap = true;
+  std::string Body = lowerSeq(nodesOf(K.Body), Root);
+  std::string Prefix = statePrefix(CurScope);
+  Names.pop();
+  Cur.pop_back();
+  CurScope = Saved;
+  std::string Lambda =
+      "[=](" + K.IndexType + Index + ") -> " + S.type(ResultType) + " {\n" + Prefix + Body + "}";
+  ResultType = SavedResult;
+  if (K.K == Combinator::Kind::EachSeries)
+    return "asyncshift::each_series(" + Count + ", " + Lambda + ")";
+  if (S.IsPromise)
+    return S.type(K.ItemType) + "::all(asyncshift::map_n(" + Count + ", " + Lambda + "))";
+  return "asyncshift::when_all(asyncshift::map_n(" + Count + ", " + Lambda + "))";
 }
 
 std::string ChainLowering::text(const Text &T) {
@@ -194,6 +255,8 @@ std::string ChainLowering::text(const Text &T) {
 }
 
 std::string ChainLowering::promiseOf(const AsyncCallNode &A) {
+  if (A.Comb)
+    return combinatorHead(*A.Comb);
   if (A.CalleeConverted)
     return text(A.WithoutHandler);
   return S.make(A.ValueType) + "[&](auto " + CallbackName + ") { " + text(A.Prefix) + CallbackName + text(A.Suffix) +
@@ -274,7 +337,7 @@ std::string ChainLowering::lowerComplete(const CompleteNode &N, const Ctx &C) {
     Out += "asyncshift::throw_if(" + text(N.Err.Expr) + ");\n";
   if (N.HasValue)
     return Out + returnValue(C, text(N.Value));
-  return Out + returnValue(C, F.ResultType.empty() ? "" : F.ResultType + "{}");
+  return Out + returnValue(C, ResultType.empty() ? "" : ResultType + "{}");
 }
 
 std::string ChainLowering::lowerJump(const JumpNode &N, const Ctx &C) {
@@ -534,7 +597,7 @@ std::string ChainLowering::outTypeOf(const std::vector<const Node *> &Nodes, boo
     switch (N->Kind) {
     case NodeKind::Complete:
       Known = true;
-      return F.ResultType;
+      return ResultType;
     case NodeKind::Jump: {
       const ContDefNode &J = *F.Conts[static_cast<const JumpNode &>(*N).Target];
       Known = true;
@@ -575,10 +638,10 @@ std::string ChainLowering::renderChain(const std::string &Head, Step First) {
     // with its value) needs no `.then`.
     if (St.Nodes.size() == 1 && St.Kind != Step::In::Settled) {
       if (const auto *C = dyn<CompleteNode>(St.Nodes.front());
-          C && C->Err.IsSuccess && ((St.Kind == Step::In::Nothing && !C->HasValue && F.ResultType.empty()) ||
+          C && C->Err.IsSuccess && ((St.Kind == Step::In::Nothing && !C->HasValue && ResultType.empty()) ||
                                     (St.Kind == Step::In::Value && C->HasValue && C->Value.Refs.size() == 1 &&
                                      C->Value.Refs[0].Var == St.Value && C->Value.Source == F.Vars[St.Value].Name &&
-                                     St.ValueType == F.ResultType && St.ValueDeclType.empty()))) {
+                                     St.ValueType == ResultType && St.ValueDeclType.empty()))) {
         if (Mode == Pass::Plan)
           text(C->Value);
         continue;
@@ -596,6 +659,9 @@ std::optional<PrintedFunction> ChainLowering::run() {
   Plan = planJoins(F, /*ErrorsAsValues=*/false);
 
   auto lowerRoot = [&]() {
+    ResultType = F.ResultType;
+    CurScope = 0;
+    NextScope = 1;
     Names = Naming(F);
     for (VarId P : F.Params)
       Names.declare(P);
@@ -603,7 +669,7 @@ std::optional<PrintedFunction> ChainLowering::run() {
     NextChain = 0;
     Anchored.clear();
     Ctx Root;
-    Root.OutType = F.ResultType;
+    Root.OutType = ResultType;
     Root.Wrap = true;
     return lowerSeq(nodesOf(F.Body), Root);
   };
@@ -650,8 +716,13 @@ std::optional<PrintedFunction> ChainLowering::run() {
     Field[V] = Name;
   }
   Naming Probe(F);
-  StateName = Probe.fresh("state");
-  std::string StateType = Probe.fresh(F.Name + "_state");
+  std::set<unsigned> Scopes;
+  for (VarId V : Hoisted)
+    Scopes.insert(DeclScope.at(V));
+  for (unsigned Scope : Scopes) {
+    StateNames[Scope] = Probe.fresh(Scope == 0 ? "state" : "branch_state");
+    StateTypes[Scope] = Probe.fresh(Scope == 0 ? F.Name + "_state" : F.Name + "_branch_state");
+  }
 
   // Pass 2: print.
   Mode = Pass::Emit;
@@ -660,16 +731,8 @@ std::optional<PrintedFunction> ChainLowering::run() {
     return std::nullopt;
 
   PrintedFunction P;
-  P.ReturnType = S.type(F.ResultType);
-  P.Body = "{\n";
-  if (!Hoisted.empty()) {
-    P.Body += "struct " + StateType + " {\n";
-    for (VarId V : Hoisted)
-      P.Body += valueTypeOf(V) + " " + Field[V] + "{};\n";
-    P.Body += "};\n";
-    P.Body += "auto " + StateName + " = asyncshift::make_shared_state<" + StateType + ">();\n";
-  }
-  P.Body += Body + "}";
+  P.ReturnType = S.type(ResultType);
+  P.Body = "{\n" + statePrefix(0) + Body + "}";
   return P;
 }
 

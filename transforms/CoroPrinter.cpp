@@ -558,8 +558,14 @@ std::string CoroLowering::lowerNested(const Block &Body, const std::string &Resu
   if (C.ExitKind == Ctx::Exit::Return && !List.empty() && List.back().K == CoStmt::Kind::Line &&
       List.back().Text == "co_return;" && hasCoAwait(List))
     List.pop_back();
-  if (C.ExitKind != Ctx::Exit::Return && !List.empty() && List.back().Text == "continue;")
-    List.pop_back();
+  // The last step statement's `continue;` says nothing.
+  if (C.ExitKind != Ctx::Exit::Return && !List.empty()) {
+    std::string &Last = List.back().Text;
+    if (Last == "continue;")
+      List.pop_back();
+    else if (Last.size() > 10 && Last.compare(Last.size() - 10, 10, "\ncontinue;") == 0)
+      Last.erase(Last.size() - 10);
+  }
   std::string Text;
   render(List, Text, 0);
   ResultType = SavedResult;

@@ -471,11 +471,12 @@ void Builder::buildSync(const Stmt *S, Block &Out) {
   auto N = std::make_unique<SyncNode>();
   N->Where.Raw = S->getBeginLoc().getRawEncoding();
   N->Code = std::move(*Code);
-  // A statement expression does not end with its semicolon in the AST.
-  if (isa<Expr>(S) || isa<ReturnStmt>(S)) {
+  // Statements that end with an expression (`f();`, `for (...) x += v;`,
+  // `if (c) g();`) do not include their semicolon in the AST's range.
+  if (!N->Code.Source.empty() && N->Code.Source.back() != ';' && N->Code.Source.back() != '}') {
     if (auto Off = offsets(S->getSourceRange())) {
       unsigned End = Off->second;
-      while (End < Buffer.size() && (Buffer[End] == ' ' || Buffer[End] == '\t'))
+      while (End < Buffer.size() && isspace(static_cast<unsigned char>(Buffer[End])))
         ++End;
       if (End < Buffer.size() && Buffer[End] == ';')
         N->Code.Source += ";";
