@@ -44,6 +44,18 @@ bool references(const Node &N, VarId V) {
     return references(static_cast<const ContDefNode &>(N).Cont, V);
   case NodeKind::Return:
     return false;
+  case NodeKind::Loop: {
+    const auto &L = static_cast<const LoopNode &>(N);
+    for (const Text &T : L.Init)
+      if (T.references(V))
+        return true;
+    return references(L.Body, V);
+  }
+  case NodeKind::Recur:
+    for (const Text &T : static_cast<const RecurNode &>(N).Args)
+      if (T.references(V))
+        return true;
+    return false;
   }
   return false;
 }
@@ -111,6 +123,25 @@ private:
                                     "this path returns without calling, forwarding or passing on the handler"));
         Cur = Flow{};
         break;
+      case NodeKind::Loop:
+        checkBody(static_cast<const LoopNode &>(N).Body, N.Where, "this loop's body");
+        [[fallthrough]];
+      case NodeKind::Recur: {
+        if (Cur.Done) {
+          Finding Fd = makeFinding(ids::CalledTwice, N.Where, "handler may be called twice on this path");
+          Fd.Notes.push_back({Cur.Done->Where, "handler already called here"});
+          Out.push_back(std::move(Fd));
+        }
+        bool Returns = N.Kind == NodeKind::Loop ? static_cast<const LoopNode &>(N).IsReturn
+                                                : static_cast<const RecurNode &>(N).IsReturn;
+        if (Returns) {
+          Cur = Flow{};
+        } else {
+          Cur.Open = false;
+          Cur.Done = &N;
+        }
+        break;
+      }
       case NodeKind::AsyncCall: {
         const auto &A = static_cast<const AsyncCallNode &>(N);
         if (A.Comb)
@@ -201,6 +232,8 @@ unsigned countJumps(const Node &N, unsigned Target) {
   }
   case NodeKind::ContDef:
     return countJumps(static_cast<const ContDefNode &>(N).Cont.Body, Target);
+  case NodeKind::Loop:
+    return countJumps(static_cast<const LoopNode &>(N).Body, Target);
   default:
     return 0;
   }
@@ -249,6 +282,10 @@ static bool endsPath(const Block &B) {
     return static_cast<const JumpNode &>(Last).IsReturn;
   case NodeKind::AsyncCall:
     return static_cast<const AsyncCallNode &>(Last).IsReturn;
+  case NodeKind::Loop:
+    return static_cast<const LoopNode &>(Last).IsReturn;
+  case NodeKind::Recur:
+    return static_cast<const RecurNode &>(Last).IsReturn;
   case NodeKind::If: {
     const auto &I = static_cast<const IfNode &>(Last);
     return I.HasElse && endsPath(I.Then) && endsPath(I.Else);
@@ -274,6 +311,8 @@ static void normalizeBlock(Block &B) {
       normalizeBlock(A->Cont.Body);
     } else if (auto *D = dyn<ContDefNode>(N)) {
       normalizeBlock(D->Cont.Body);
+    } else if (auto *L = dyn<LoopNode>(N)) {
+      normalizeBlock(L->Body);
     }
   }
 }
@@ -306,6 +345,9 @@ static void collectSites(const Block &B, const AsyncCallNode *Enclosing, std::ma
     }
     case NodeKind::ContDef:
       collectSites(static_cast<const ContDefNode &>(*P).Cont.Body, nullptr, Out);
+      break;
+    case NodeKind::Loop:
+      collectSites(static_cast<const LoopNode &>(*P).Body, nullptr, Out);
       break;
     default:
       break;

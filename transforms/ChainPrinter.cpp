@@ -45,7 +45,9 @@ struct ChainSpelling {
     std::string Fn = IsPromise ? "asyncshift::make_promise" : "asyncshift::make_future";
     return T.empty() ? Fn + "(" : Fn + "<" + T + ">(";
   }
-  std::string resolve(const std::string &T, const std::string &V) const {
+  std::string resolve(const std::string &T, std::string V) const {
+    if (!V.empty() && V.front() == '{' && !T.empty())
+      V = T + V; // a braced value needs its type where nothing else names it
     if (IsPromise)
       return type(T) + "::resolve(" + V + ")";
     return T.empty() ? "asyncshift::make_ready_future()" : "asyncshift::make_ready_future_of<" + T + ">(" + V + ")";
@@ -114,6 +116,8 @@ private:
   std::string declareLocal(VarId V, const std::string &Type, const std::string &Init);
   std::string syncText(const SyncNode &N);
   std::string combinatorHead(const Combinator &K);
+  std::string lowerLoop(const LoopNode &L);
+  std::map<unsigned, const LoopNode *> LoopsById;
   std::string statePrefix(unsigned Scope);
 
   void scanExits(const std::vector<const Node *> &Nodes, Exits &E) const;
@@ -314,6 +318,8 @@ void ChainLowering::scanExits(const std::vector<const Node *> &Nodes, Exits &E) 
       ++E.Values;
       return;
     case NodeKind::AsyncCall:
+    case NodeKind::Loop:
+    case NodeKind::Recur:
       ++E.Promises;
       return;
     case NodeKind::If: {
@@ -511,9 +517,50 @@ std::string ChainLowering::lowerSeq(const std::vector<const Node *> &Nodes, cons
         return Out;
       break;
     }
+    case NodeKind::Loop:
+      return Out + lowerLoop(static_cast<const LoopNode &>(*N));
+    case NodeKind::Recur: {
+      const auto &R = static_cast<const RecurNode &>(*N);
+      const LoopNode &L = *LoopsById.at(R.Loop);
+      std::string Args;
+      for (const Text &T : R.Args)
+        Args += ", " + text(T);
+      return Out + "return " + Names.name(L.Self) + "(" + Names.name(L.Self) + Args + ");\n";
+    }
     }
   }
   return Out;
+}
+
+/// The recursive-lambda idiom stays one: a lambda returning a promise
+/// (future) of the function's result, calling itself for the next iteration.
+std::string ChainLowering::lowerLoop(const LoopNode &L) {
+  LoopsById[L.Id] = &L;
+  std::string Inits;
+  for (const Text &T : L.Init)
+    Inits += ", " + text(T);
+  declared(L.Name);
+  std::string Step = Names.name(L.Name);
+  unsigned Saved = CurScope;
+  CurScope = NextScope++;
+  Cur.emplace_back(NextChain++, 0);
+  Names.push();
+  declared(L.Self);
+  std::string Params = "auto &" + Names.name(L.Self);
+  for (std::size_t I = 0; I < L.Params.size(); ++I) {
+    declared(L.Params[I]);
+    Params += ", " + L.ParamTypes[I] + " " + Names.name(L.Params[I]);
+  }
+  Ctx Root;
+  Root.OutType = ResultType;
+  Root.Wrap = true;
+  std::string Body = lowerSeq(nodesOf(L.Body), Root);
+  std::string Prefix = statePrefix(CurScope);
+  Names.pop();
+  Cur.pop_back();
+  CurScope = Saved;
+  return "auto " + Step + " = [=](" + Params + ") -> " + S.type(ResultType) + " {\n" + Prefix + Body + "};\nreturn " +
+         Step + "(" + Step + Inits + ");\n";
 }
 
 std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
@@ -614,6 +661,8 @@ std::string ChainLowering::outTypeOf(const std::vector<const Node *> &Nodes, boo
       break;
     }
     case NodeKind::AsyncCall:
+    case NodeKind::Loop:
+    case NodeKind::Recur:
       return "";
     default:
       break;

@@ -128,6 +128,9 @@ private:
   std::string awaitable(const AsyncCallNode &A);
   std::string whenAll(const Combinator &K);
   void lowerSeries(const AsyncCallNode &A, CoList &Out, const Ctx &C);
+  void lowerLoop(const LoopNode &L, CoList &Out, const Ctx &C);
+  void lowerRecur(const RecurNode &R, CoList &Out);
+  std::map<unsigned, const LoopNode *> LoopsById;
   std::string lowerNested(const Block &Body, const std::string &Result, const Ctx &C);
   std::string settled(const AsyncCallNode &A);
   const std::string &declareAvoiding(VarId V, const std::set<std::string> &Avoid);
@@ -226,8 +229,60 @@ void CoroLowering::lowerSeq(const std::vector<const Node *> &Nodes, CoList &OutL
     case NodeKind::If:
       lowerIf(static_cast<const IfNode &>(*N), OutList, C);
       break;
+    case NodeKind::Loop:
+      lowerLoop(static_cast<const LoopNode &>(*N), OutList, C);
+      return;
+    case NodeKind::Recur:
+      lowerRecur(static_cast<const RecurNode &>(*N), OutList);
+      return;
     }
   }
+}
+
+/// The recursive-lambda idiom: its parameters become variables and its body
+/// the body of `for (;;)`, `self(self, args)` the next iteration.
+void CoroLowering::lowerLoop(const LoopNode &L, CoList &OutList, const Ctx &C) {
+  LoopsById[L.Id] = &L;
+  for (std::size_t I = 0; I < L.Params.size(); ++I) {
+    CoStmt Decl;
+    std::string Init = Names.render(L.Init[I]);
+    addUses(Decl.Uses, L.Init[I]);
+    Decl.Text = L.ParamTypes[I] + " " + Names.declare(L.Params[I], outerIdentifiers(L.Init[I])) + " = " + Init + ";";
+    Decl.Defs.insert(L.Params[I]);
+    OutList.push_back(std::move(Decl));
+  }
+  Names.push();
+  std::string Body = lowerNested(L.Body, ResultType, C);
+  Names.pop();
+  if (Body.size() >= 10 && Body.compare(Body.size() - 10, 10, "continue;\n") == 0)
+    Body.erase(Body.size() - 10);
+  CoStmt Loop;
+  Loop.K = CoStmt::Kind::Await;
+  Loop.IsCoAwait = true;
+  Loop.Throws = true; // never part of an outer try group: its awaits group inside it
+  Loop.Text = "for (;;) {\n" + Body + "}";
+  OutList.push_back(std::move(Loop));
+}
+
+void CoroLowering::lowerRecur(const RecurNode &R, CoList &OutList) {
+  const LoopNode &L = *LoopsById.at(R.Loop);
+  CoStmt St;
+  for (const Text &T : R.Args)
+    addUses(St.Uses, T);
+  if (L.Params.size() == 1) {
+    St.Text = Names.name(L.Params[0]) + " = " + Names.render(R.Args[0]) + ";\n";
+  } else {
+    // All arguments first: each may read any parameter.
+    std::vector<std::string> Next;
+    for (std::size_t I = 0; I < L.Params.size(); ++I) {
+      Next.push_back(Names.fresh(Names.name(L.Params[I]) + "_next"));
+      St.Text += "auto " + Next.back() + " = " + Names.render(R.Args[I]) + ";\n";
+    }
+    for (std::size_t I = 0; I < L.Params.size(); ++I)
+      St.Text += Names.name(L.Params[I]) + " = " + Next[I] + ";\n";
+  }
+  St.Text += "continue;";
+  OutList.push_back(std::move(St));
 }
 
 void CoroLowering::lowerForward(const AsyncCallNode &A, CoList &OutList, const Ctx &C) {

@@ -12,6 +12,8 @@
 //   Jump      a named continuation is called: where paths join
 //   ContDef   a named continuation is defined
 //   Return    a plain `return;` (the path ends without completing)
+//   Loop      the recursive-lambda idiom: a loop whose iterations may wait
+//   Recur     `self(self, args...)`: the loop's next iteration
 //
 // Source text is kept as Text: the characters plus the positions of every
 // reference to one of the function's variables, so a printer can rename a
@@ -83,7 +85,7 @@ struct Loc {
   unsigned Raw = 0;
 };
 
-enum class NodeKind { Sync, AsyncCall, If, Complete, Jump, ContDef, Return };
+enum class NodeKind { Sync, AsyncCall, If, Complete, Jump, ContDef, Return, Loop, Recur };
 
 struct Node {
   explicit Node(NodeKind K) : Kind(K) {}
@@ -209,6 +211,29 @@ struct ContDefNode : Node {
   VarId Name = NoVar;
   Continuation Cont;
   static bool classof(const Node *N) { return N->Kind == NodeKind::ContDef; }
+};
+
+/// The recursive-lambda idiom, started where it was: `step(step, init...)`.
+struct LoopNode : Node {
+  LoopNode() : Node(NodeKind::Loop) {}
+  unsigned Id = 0;
+  VarId Name = NoVar; ///< the lambda's variable (`step`)
+  VarId Self = NoVar; ///< its first parameter (`self`)
+  std::vector<VarId> Params;
+  std::vector<std::string> ParamTypes;
+  std::vector<Text> Init;
+  Block Body;
+  bool IsReturn = false;
+  static bool classof(const Node *N) { return N->Kind == NodeKind::Loop; }
+};
+
+/// `self(self, args...)`: the next iteration of loop `Loop`.
+struct RecurNode : Node {
+  RecurNode() : Node(NodeKind::Recur) {}
+  unsigned Loop = 0;
+  std::vector<Text> Args;
+  bool IsReturn = false;
+  static bool classof(const Node *N) { return N->Kind == NodeKind::Recur; }
 };
 
 /// A plain `return;`.

@@ -10,6 +10,7 @@
 
 #include "IRBuilder.h"
 #include "AsyncModel.h"
+#include "Idioms.h"
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -75,6 +76,10 @@ private:
   bool buildCall(const Expr *E, bool IsReturn, Block &Out);
   bool buildContinuation(const LambdaExpr *L, Continuation &C);
   bool buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Expr *Count, AsyncCallNode &N);
+  bool fillCallTexts(const CallExpr *C, const Expr *HandlerArg, AsyncCallNode &N);
+  void buildCounterLoop(const CounterLoopMatch &M, Block &Out);
+  void buildRecursiveLoop(const RecursiveLoopMatch &M, Block &Out);
+  bool buildRecur(const CallExpr *C, bool IsReturn, Block &Out);
   ErrorArg errorArg(const Expr *E);
   void buildSync(const Stmt *S, Block &Out);
   void describeDecl(const VarDecl *VD, SyncNode &N);
@@ -101,6 +106,9 @@ private:
   llvm::DenseMap<const VarDecl *, const DeclStmt *> ContDecls;
   llvm::DenseSet<const DeclRefExpr *> Accounted;
   llvm::DenseSet<const VarDecl *> AsyncNames;
+  /// The recursive-lambda loops being built, innermost last: (self, loop id).
+  std::vector<std::pair<const ParmVarDecl *, unsigned>> Loops;
+  unsigned NextLoop = 0;
   bool Failed = false;
 };
 
@@ -315,12 +323,49 @@ bool Builder::mentionsAsync(const Stmt *S) const {
 }
 
 void Builder::buildBlock(const Stmt *S, Block &Out) {
-  if (const auto *CS = dyn_cast<CompoundStmt>(S)) {
-    for (const Stmt *Child : CS->body())
-      buildStmt(Child, Out);
-    return;
+  const auto *CS = dyn_cast<CompoundStmt>(S);
+  if (!CS)
+    return buildStmt(S, Out);
+  // The idioms span statements: find them first.
+  llvm::DenseSet<const Stmt *> Skip;
+  llvm::DenseMap<const Stmt *, CounterLoopMatch> Counters;
+  llvm::DenseMap<const Stmt *, RecursiveLoopMatch> Loops;
+  const Stmt *const *Stmts = CS->body_begin();
+  for (unsigned I = 0; I < CS->size(); ++I) {
+    const Stmt *Child = Stmts[I];
+    std::string WhyNot;
+    if (isa<ForStmt>(Child) && mentionsAsync(Child)) {
+      if (auto M = matchCounterLoop(CS, I, Handler, Ctx, WhyNot)) {
+        for (const DeclStmt *D : M->IdiomDecls)
+          Skip.insert(D);
+        Counters[Child] = *M;
+      } else if (!WhyNot.empty()) {
+        refuse(ids::AsyncInLoop, Child->getBeginLoc(), SourceRange(Child->getBeginLoc(), Child->getBeginLoc()),
+               "loop looks like the counter idiom but " + WhyNot + "; cannot convert");
+        return;
+      }
+    } else if (isa<DeclStmt>(Child) && mentionsAsync(Child)) {
+      if (auto M = matchRecursiveLoop(CS, I, WhyNot)) {
+        Skip.insert(Child);
+        Loops[M->Entry] = *M;
+        AsyncNames.insert(M->Step);
+      } else if (!WhyNot.empty()) {
+        refuse(ids::UnsupportedStatement, Child->getBeginLoc(), SourceRange(Child->getBeginLoc(), Child->getBeginLoc()),
+               "recursive lambda: " + WhyNot + "; cannot convert");
+        return;
+      }
+    }
   }
-  buildStmt(S, Out);
+  for (const Stmt *Child : CS->body()) {
+    if (Skip.count(Child))
+      continue;
+    if (auto It = Counters.find(Child); It != Counters.end())
+      buildCounterLoop(It->second, Out);
+    else if (auto It = Loops.find(Child); It != Loops.end())
+      buildRecursiveLoop(It->second, Out);
+    else
+      buildStmt(Child, Out);
+  }
 }
 
 /// Statements after a completion that are only `return;` fold into it.
@@ -628,6 +673,225 @@ bool Builder::buildContinuation(const LambdaExpr *L, Continuation &C) {
   return true;
 }
 
+/// The call's text around its handler argument, and whether the callee is
+/// converted in this run.
+bool Builder::fillCallTexts(const CallExpr *C, const Expr *HandlerArg, AsyncCallNode &N) {
+  CallArgs A = callArguments(C);
+  auto CallOff = offsets(C->getSourceRange());
+  auto HandlerOff = offsets(HandlerArg->getSourceRange());
+  if (!CallOff || !HandlerOff) {
+    refuse(ids::Macro, C, "async call comes from a macro expansion; cannot convert");
+    return false;
+  }
+  N.Prefix = textAt(CallOff->first, HandlerOff->first);
+  N.Suffix = textAt(HandlerOff->second, CallOff->second);
+  if (A.Args.size() >= 2) {
+    auto PrevOff = offsets(A.Args[A.Args.size() - 2]->getSourceRange());
+    if (!PrevOff) {
+      refuse(ids::Macro, C, "async call comes from a macro expansion; cannot convert");
+      return false;
+    }
+    N.WithoutHandler = concat(textAt(CallOff->first, PrevOff->second), N.Suffix);
+  } else {
+    Text P = N.Prefix;
+    while (!P.Source.empty() && isspace(static_cast<unsigned char>(P.Source.back())))
+      P.Source.pop_back();
+    N.WithoutHandler = concat(P, N.Suffix);
+  }
+  const FunctionDecl *Callee = C->getDirectCallee();
+  if (Callee)
+    N.CalleeConverted = Converted.count(Callee->getCanonicalDecl()) != 0;
+  else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(C->getCallee()->IgnoreParenImpCasts()))
+    for (const NamedDecl *D : ULE->decls())
+      if (const auto *FD = dyn_cast<FunctionDecl>(D->getUnderlyingDecl()))
+        N.CalleeConverted |= Converted.count(FD->getCanonicalDecl()) != 0;
+  return true;
+}
+
+/// `self(self, args...)` inside a recursive-lambda loop: its next iteration.
+bool Builder::buildRecur(const CallExpr *C, bool IsReturn, Block &Out) {
+  for (auto It = Loops.rbegin(); It != Loops.rend(); ++It) {
+    auto Args = recursionArgs(C, It->first);
+    if (!Args)
+      continue;
+    auto N = std::make_unique<RecurNode>();
+    N->Where.Raw = C->getBeginLoc().getRawEncoding();
+    N->Loop = It->second;
+    N->IsReturn = IsReturn;
+    for (const Expr *A : *Args) {
+      if (mentionsAsync(A)) {
+        refuse(ids::AsyncInExpression, A, "handler or loop used in an argument; cannot convert");
+        return true;
+      }
+      auto T = textOf(A);
+      if (!T) {
+        refuse(ids::Macro, A, "argument comes from a macro expansion; cannot convert");
+        return true;
+      }
+      N->Args.push_back(*T);
+    }
+    // self(self, ...): both references are the recursion itself.
+    class Mark : public RecursiveASTVisitor<Mark> {
+    public:
+      Mark(llvm::DenseSet<const DeclRefExpr *> &Accounted, const ParmVarDecl *Self) : Accounted(Accounted), Self(Self) {}
+      bool VisitDeclRefExpr(DeclRefExpr *E) {
+        if (E->getDecl() == Self)
+          Accounted.insert(E);
+        return true;
+      }
+      llvm::DenseSet<const DeclRefExpr *> &Accounted;
+      const ParmVarDecl *Self;
+    } M(Accounted, It->first);
+    M.TraverseStmt(const_cast<Expr *>(C->getCallee()));
+    M.TraverseStmt(const_cast<Expr *>(C->getArg(isa<CXXOperatorCallExpr>(C) ? 1 : 0)));
+    if (isa<CXXOperatorCallExpr>(C))
+      M.TraverseStmt(const_cast<Expr *>(C->getArg(0)));
+    Out.push_back(std::move(N));
+    return true;
+  }
+  return false;
+}
+
+/// The counter idiom becomes what it means: parallel(n, op, continuation).
+void Builder::buildCounterLoop(const CounterLoopMatch &M, Block &Out) {
+  auto N = std::make_unique<AsyncCallNode>();
+  N->Where.Raw = M.Loop->getBeginLoc().getRawEncoding();
+  auto Comb = std::make_unique<Combinator>();
+  Comb->K = Combinator::Kind::Parallel;
+  Comb->Where = N->Where;
+  auto Count = textOf(M.Count);
+  if (!Count)
+    return refuse(ids::Macro, M.Count, "loop bound comes from a macro expansion; cannot convert");
+  Comb->Count = *Count;
+  Comb->Index = varId(M.Index);
+  Comb->IndexType = writtenType(M.Index);
+  Comb->Handler = syntheticVar("cb", "", false);
+  const CXXMethodDecl *Op = M.Cont->getCallOperator();
+  const ParmVarDecl *ValueParam = Op->getNumParams() == 2 ? Op->getParamDecl(1) : nullptr;
+  if (M.Results && ValueParam)
+    Comb->ItemType = writtenType(ValueParam);
+
+  // Each branch is the loop body's call, passing its outcome on.
+  CallArgs A = callArguments(M.Call);
+  auto Branch = std::make_unique<AsyncCallNode>();
+  Branch->Where = N->Where;
+  Branch->IsReturn = true;
+  Branch->Handler = AsyncCallNode::HandlerKind::Forward;
+  if (!fillCallTexts(M.Call, A.Args.back(), *Branch))
+    return;
+  if (auto CT = asCallbackType(A.Args.back()->getType()); CT && CT->HasValue)
+    Branch->ValueType = M.Results ? Comb->ItemType : printType(CT->Value, Ctx);
+  else if (M.Results)
+    Branch->ValueType = Comb->ItemType;
+  if (!M.Results && !Branch->ValueType.empty()) {
+    // The branch completes callback<>; the call's value is dropped.
+    Branch->Handler = AsyncCallNode::HandlerKind::Continuation;
+    Branch->IsReturn = false;
+    auto Done = std::make_unique<CompleteNode>();
+    Done->Err.Present = true;
+    Done->Err.Var = syntheticVar("err", "asyncshift::error", true);
+    Done->Err.Expr.Source = "err";
+    Done->Err.Expr.Refs.push_back({0, 3, Done->Err.Var});
+    Done->IsReturn = true;
+    Branch->Cont.Err = Done->Err.Var;
+    Branch->Cont.HasValueParam = true;
+    Branch->Cont.Body.push_back(std::move(Done));
+  }
+  std::set<VarId> Captured;
+  for (const Text *T : {&Branch->Prefix, &Branch->Suffix})
+    for (const Text::Ref &R : T->Refs)
+      if (R.Var != Comb->Index)
+        Captured.insert(R.Var);
+  Comb->Captured.assign(Captured.begin(), Captured.end());
+  Comb->Body.push_back(std::move(Branch));
+  N->Comb = std::move(Comb);
+
+  // The join: the error branch (without `*failed = true`), then the last one.
+  N->ValueType = M.Results ? "std::vector<" + N->Comb->ItemType + ">" : "";
+  const ParmVarDecl *ErrParam = Op->getParamDecl(0);
+  N->Cont.Err = varId(ErrParam);
+  auto Check = std::make_unique<IfNode>();
+  Check->Where.Raw = M.ErrorCheck->getBeginLoc().getRawEncoding();
+  if (auto Cond = textOf(M.ErrorCheck->getCond()))
+    Check->Cond = *Cond;
+  Check->Test.Err = N->Cont.Err;
+  auto ErrorBody = cast<CompoundStmt>(M.ErrorCheck->getThen())->body();
+  bool First = true;
+  for (const Stmt *S : ErrorBody) {
+    if (First) { // `*failed = true;`
+      First = false;
+      continue;
+    }
+    buildStmt(S, Check->Then);
+  }
+  N->Cont.Body.push_back(std::move(Check));
+  for (const Stmt *S : M.Success)
+    buildStmt(S, N->Cont.Body);
+  size_t Before = N->Cont.Body.size();
+  buildCall(M.SuccessCompletion, /*IsReturn=*/true, N->Cont.Body);
+  if (M.Results && N->Cont.Body.size() > Before) {
+    N->Cont.HasValueParam = true;
+    N->Cont.Value = syntheticVar(M.Results->getName().str(), N->ValueType, false);
+    F.Vars[N->Cont.Value].StateType = N->ValueType;
+    if (auto *Done = dyn<CompleteNode>(N->Cont.Body.back().get())) {
+      Done->Value.Source = F.Vars[N->Cont.Value].Name;
+      Done->Value.Refs = {{0, static_cast<unsigned>(Done->Value.Source.size()), N->Cont.Value}};
+    }
+  }
+  Out.push_back(std::move(N));
+}
+
+/// The recursive-lambda idiom becomes a Loop node where it is started.
+void Builder::buildRecursiveLoop(const RecursiveLoopMatch &M, Block &Out) {
+  auto N = std::make_unique<LoopNode>();
+  N->Where.Raw = M.EntryCall->getBeginLoc().getRawEncoding();
+  N->Id = NextLoop++;
+  N->Name = varId(M.Step);
+  N->Self = varId(M.Self);
+  N->IsReturn = isa<ReturnStmt>(M.Entry);
+  if (M.Lambda->isMutable()) {
+    refuse(ids::MutableContinuation, M.Lambda->getBeginLoc(), M.Lambda->getIntroducerRange(),
+           "'mutable' loop lambda; cannot convert");
+    return;
+  }
+  for (const LambdaCapture &Cap : M.Lambda->captures())
+    if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef) {
+      SourceLocation At = Cap.isImplicit() ? M.Lambda->getCaptureDefaultLoc() : Cap.getLocation();
+      refuse(ids::ReferenceCapture, At, SourceRange(At, At),
+             "loop lambda captures '" + Cap.getCapturedVar()->getNameAsString() + "' by reference; cannot convert");
+      return;
+    }
+  const CXXMethodDecl *Op = M.Lambda->getCallOperator();
+  for (unsigned I = 1; I < Op->getNumParams(); ++I) {
+    const ParmVarDecl *P = Op->getParamDecl(I);
+    if (!P->getIdentifier()) {
+      refuse(ids::UnsupportedStatement, P->getLocation(), SourceRange(), "unnamed loop parameter; cannot convert");
+      return;
+    }
+    N->Params.push_back(varId(P));
+    N->ParamTypes.push_back(writtenType(P));
+  }
+  if (M.EntryCall->getNumArgs() != Op->getNumParams() + 1) {
+    refuse(ids::UnsupportedStatement, M.EntryCall, "loop started with the wrong number of arguments; cannot convert");
+    return;
+  }
+  for (unsigned I = 2; I < M.EntryCall->getNumArgs(); ++I) {
+    auto T = textOf(M.EntryCall->getArg(I));
+    if (!T)
+      return refuse(ids::Macro, M.EntryCall->getArg(I), "argument comes from a macro expansion; cannot convert");
+    N->Init.push_back(*T);
+  }
+  // step(step, ...): both references start the loop.
+  for (unsigned I = 0; I < 2; ++I)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(M.EntryCall->getArg(I)->IgnoreParenImpCasts()))
+      Accounted.insert(DRE);
+  AsyncNames.insert(M.Self);
+  Loops.emplace_back(M.Self, N->Id);
+  buildBlock(M.Lambda->getBody(), N->Body);
+  Loops.pop_back();
+  Out.push_back(std::move(N));
+}
+
 /// The lambda of parallel(n, [=](std::size_t i, callback<T> cb) {...}, done)
 /// or each_series: an async function of its own, built with its handler.
 bool Builder::buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Expr *Count, AsyncCallNode &N) {
@@ -691,12 +955,15 @@ bool Builder::buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Exp
   // handler and named continuations stay visible only to be refused.
   const ParmVarDecl *SavedHandler = Handler;
   auto SavedConts = std::move(ContIds);
+  auto SavedLoops = std::move(Loops);
   ContIds.clear();
+  Loops.clear();
   Handler = BranchHandler;
   AsyncNames.insert(BranchHandler);
   buildBlock(L->getBody(), Comb->Body);
   Handler = SavedHandler;
   ContIds = std::move(SavedConts);
+  Loops = std::move(SavedLoops);
   N.Comb = std::move(Comb);
   return !Failed;
 }
@@ -711,6 +978,9 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
     if (const auto *DRE = dyn_cast_or_null<DeclRefExpr>(stripArgument(Ref)->IgnoreParenImpCasts()))
       Accounted.insert(DRE);
   };
+
+  if (buildRecur(C, IsReturn, Out))
+    return true;
 
   if (ObjectVar && isAsyncName(ObjectVar) && ObjectVar != Handler && !ContIds.count(ObjectVar)) {
     refuse(ids::ForeignHandler, C,
@@ -806,29 +1076,8 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
   auto N = std::make_unique<AsyncCallNode>();
   N->Where.Raw = C->getBeginLoc().getRawEncoding();
   N->IsReturn = IsReturn;
-  auto CallOff = offsets(C->getSourceRange());
-  auto HandlerOff = offsets(LastArg->getSourceRange());
-  if (!CallOff || !HandlerOff) {
-    refuse(ids::Macro, C, "async call comes from a macro expansion; cannot convert");
+  if (!fillCallTexts(C, LastArg, *N))
     return true;
-  }
-  N->Prefix = textAt(CallOff->first, HandlerOff->first);
-  N->Suffix = textAt(HandlerOff->second, CallOff->second);
-  if (A.Args.size() >= 2) {
-    auto PrevOff = offsets(A.Args[A.Args.size() - 2]->getSourceRange());
-    if (!PrevOff) {
-      refuse(ids::Macro, C, "async call comes from a macro expansion; cannot convert");
-      return true;
-    }
-    N->WithoutHandler = concat(textAt(CallOff->first, PrevOff->second), N->Suffix);
-  } else {
-    Text P = N->Prefix;
-    while (!P.Source.empty() && isspace(static_cast<unsigned char>(P.Source.back())))
-      P.Source.pop_back();
-    N->WithoutHandler = concat(P, N->Suffix);
-  }
-  if (const FunctionDecl *Callee = C->getDirectCallee())
-    N->CalleeConverted = Converted.count(Callee->getCanonicalDecl()) != 0;
 
   // The value type: the callee's callback<T> as the argument was converted to.
   std::optional<CallbackType> CT = asCallbackType(LastArg->getType());

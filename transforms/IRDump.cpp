@@ -95,6 +95,23 @@ private:
       case NodeKind::Return:
         line(Depth, "return");
         break;
+      case NodeKind::Loop: {
+        const auto &L = static_cast<const LoopNode &>(N);
+        std::string Params;
+        for (std::size_t I = 0; I < L.Params.size(); ++I)
+          Params += (I ? ", " : "") + L.ParamTypes[I] + " " + name(L.Params[I]) + " = " + text(L.Init[I]);
+        line(Depth, std::string(L.IsReturn ? "return " : "") + "loop " + name(L.Name) + " (" + Params + ")");
+        block(L.Body, Depth + 1);
+        break;
+      }
+      case NodeKind::Recur: {
+        const auto &R = static_cast<const RecurNode &>(N);
+        std::string Args;
+        for (std::size_t I = 0; I < R.Args.size(); ++I)
+          Args += (I ? ", " : "") + text(R.Args[I]);
+        line(Depth, std::string(R.IsReturn ? "return " : "") + "next iteration (" + Args + ")");
+        break;
+      }
       }
     }
   }
