@@ -3,11 +3,13 @@
 
     scripts/update-lit-checks.py [--tool build/bin/asyncshift] TEST.cpp...
 
-Like LLVM's update_test_checks.py: it runs the test's own rewrite (the style
-is read from its `// RUN:` line), and replaces everything after the
-`// ---- expected output` marker with a CHECK-LABEL per rewritten function
-and CHECK-NEXT for each of its lines. Read the diff before committing: the
-checks pin what the tool prints, so they are only as right as that output.
+Like LLVM's update_test_checks.py: it runs the test's own rewrites (one per
+`--style=` in its RUN lines) and replaces everything after the
+`// ---- expected output` marker with, per style, a CHECK-LABEL per rewritten
+function and CHECK-NEXT for each of its lines. With one style the prefix is
+CHECK; with several it is the style's name in capitals (CORO, CORO_VALUES,
+PROMISE, FUTURE). Read the diff before committing: the checks pin what the
+tool prints, so they are only as right as that output.
 """
 import argparse
 import os
@@ -54,19 +56,23 @@ def escape(line):
     return out
 
 
-def checks_for(output):
+def checks_for(output, prefix="CHECK"):
     out = []
     in_function = False
     for line in output.split("\n"):
         if re.match(r"^asyncshift::(task|promise|future)<", line):
-            out.append("// CHECK-LABEL: " + escape(line))
+            out.append("// %s-LABEL: %s" % (prefix, escape(line)))
             in_function = True
+            continue
+        if not in_function and ("asyncshift::start(" in line or ".then_callback(" in line):
+            # A converted function called from code that keeps its callbacks.
+            out.append("// %s: %s" % (prefix, escape(line.strip())))
             continue
         if in_function:
             if line.strip() == "":
-                out.append("// CHECK-EMPTY:")
+                out.append("// %s-EMPTY:" % prefix)
             else:
-                out.append("// CHECK-NEXT: " + escape(line.strip()))
+                out.append("// %s-NEXT: %s" % (prefix, escape(line.strip())))
             if line == "}":
                 in_function = False
     return out
@@ -80,11 +86,19 @@ def main():
     for path in args.tests:
         with open(path) as f:
             text = f.read()
-        m = re.search(r"--style=([\w-]+)", text)
-        if not m:
+        styles = []
+        for m in re.finditer(r"--style=([\w-]+)", text.split(MARKER)[0]):
+            if m.group(1) not in styles:
+                styles.append(m.group(1))
+        if not styles:
             sys.exit("%s: no --style in its RUN lines" % path)
         head = text.split(MARKER)[0].rstrip("\n")
-        body = checks_for(rewrite(args.tool, path, m.group(1)))
+        body = []
+        for style in styles:
+            prefix = "CHECK" if len(styles) == 1 else style.upper().replace("-", "_")
+            if body:
+                body.append("")
+            body += checks_for(rewrite(args.tool, path, style), prefix)
         with open(path, "w") as f:
             f.write(head + "\n\n" + MARKER + "\n" + "\n".join(body) + "\n")
         print("updated %s (%d checks)" % (path, len(body)))

@@ -335,6 +335,24 @@ static void collectSites(const Block &B, const AsyncCallNode *Enclosing, std::ma
     case NodeKind::AsyncCall: {
       const auto &A = static_cast<const AsyncCallNode &>(*P);
       collectSites(A.Cont.Body, &A, Out);
+      // `if (err) { cleanup; return next(err, ...); }` leading the continuation.
+      if (A.Cont.Err != NoVar && !A.Cont.Body.empty())
+        if (const auto *If = dyn<IfNode>(A.Cont.Body.front().get());
+            If && If->Test.Err == A.Cont.Err && !If->Test.Negated && !If->Then.empty())
+          if (const auto *J = dyn<JumpNode>(If->Then.back().get()); J && J->Err.Var == A.Cont.Err) {
+            bool Plain = true;
+            for (std::size_t I = 0; I + 1 < If->Then.size(); ++I) {
+              const auto *S = dyn<SyncNode>(If->Then[I].get());
+              Plain &= S && !S->Code.references(A.Cont.Err);
+            }
+            for (std::size_t I = 1; I < A.Cont.Body.size(); ++I)
+              Plain &= !references(*A.Cont.Body[I], A.Cont.Err);
+            Plain &= !references(If->Else, A.Cont.Err);
+            if (Plain)
+              for (JumpSite &Site : Out[J->Target])
+                if (Site.Jump == J)
+                  Site.CheckedBy = &A;
+          }
       break;
     }
     case NodeKind::If: {
@@ -379,7 +397,7 @@ JoinPlan planJoins(const AsyncFunction &F, bool ErrorsAsValues) {
       S.ErrorAsValue = true;
       continue;
     }
-    std::vector<const AsyncCallNode *> Inherit;
+    std::vector<const AsyncCallNode *> Inherit, Checks;
     for (const JumpSite &Site : S.Sites) {
       if (Site.Jump->Err.IsSuccess)
         continue;
@@ -387,13 +405,55 @@ JoinPlan planJoins(const AsyncFunction &F, bool ErrorsAsValues) {
         Inherit.push_back(Site.Forwarder);
         continue;
       }
+      if (Site.CheckedBy) {
+        Checks.push_back(Site.CheckedBy);
+        continue;
+      }
       S.ErrorAsValue = true;
     }
-    if (!S.ErrorAsValue)
+    if (!S.ErrorAsValue) {
       for (const AsyncCallNode *A : Inherit)
         Plan.Forwarders[A] = J->Id;
+      for (const AsyncCallNode *A : Checks)
+        Plan.CheckJumps[A] = J->Id;
+    }
   }
   return Plan;
+}
+
+ErrorHandling errorHandlingOf(const AsyncCallNode &A, const JoinPlan &Plan, bool ErrorsAsValues) {
+  ErrorHandling H;
+  H.Rest = nodesOf(A.Cont.Body);
+  if (auto It = Plan.Forwarders.find(&A); It != Plan.Forwarders.end()) {
+    const JoinPlan::Join &J = Plan.Joins.at(It->second);
+    if (J.Leading.K == ErrorHandling::Kind::Propagate && !ErrorsAsValues) {
+      H.K = ErrorHandling::Kind::Propagate;
+      H.Cleanup = J.Leading.Cleanup;
+    } else {
+      H.K = ErrorHandling::Kind::Ignored;
+    }
+    return H;
+  }
+  if (auto It = Plan.CheckJumps.find(&A); It != Plan.CheckJumps.end() && !ErrorsAsValues) {
+    const auto &Check = static_cast<const IfNode &>(*A.Cont.Body.front());
+    for (std::size_t I = 0; I + 1 < Check.Then.size(); ++I)
+      H.Cleanup.push_back(static_cast<const SyncNode *>(Check.Then[I].get()));
+    for (const SyncNode *S : Plan.Joins.at(It->second).Leading.Cleanup)
+      H.Cleanup.push_back(S);
+    H.K = ErrorHandling::Kind::Propagate;
+    // Success: the check's else branch (if joins were made structured), then the rest.
+    H.Rest = nodesOf(Check.Else);
+    for (std::size_t I = 1; I < A.Cont.Body.size(); ++I)
+      H.Rest.push_back(A.Cont.Body[I].get());
+    return H;
+  }
+  H = classifyErrorHandling(A.Cont);
+  if (ErrorsAsValues && H.K == ErrorHandling::Kind::Propagate) {
+    H.K = ErrorHandling::Kind::Value;
+    H.Cleanup.clear();
+    H.Rest = nodesOf(A.Cont.Body);
+  }
+  return H;
 }
 
 // ---- Error handling ------------------------------------------------------------------

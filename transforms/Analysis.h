@@ -62,6 +62,9 @@ struct JumpSite {
   const JumpNode *Jump = nullptr;
   /// The async call whose continuation body is just this jump, or null.
   const AsyncCallNode *Forwarder = nullptr;
+  /// The async call whose leading error check ends with this jump
+  /// (`if (err) { cleanup; return next(err, ...); }`), or null.
+  const AsyncCallNode *CheckedBy = nullptr;
 };
 std::map<unsigned, std::vector<JumpSite>> collectJumpSites(const AsyncFunction &F);
 
@@ -79,7 +82,15 @@ struct JoinPlan {
   /// take the join's error handling (its cleanup), so the error never needs a
   /// variable.
   std::map<const AsyncCallNode *, unsigned> Forwarders;
+  /// Async calls whose leading error check passes the error to a join that
+  /// only propagates it: they propagate with both cleanups.
+  std::map<const AsyncCallNode *, unsigned> CheckJumps;
 };
+
+/// How the outcome of \p A travels in a style: its own leading check, or the
+/// join it passes its error to. Propagate means the error can be an exception
+/// or a rejection (with Cleanup run first); Rest is what runs on success.
+ErrorHandling errorHandlingOf(const AsyncCallNode &A, const JoinPlan &Plan, bool ErrorsAsValues);
 
 /// Plans every join of \p F. With \p ErrorsAsValues, errors always stay values.
 JoinPlan planJoins(const AsyncFunction &F, bool ErrorsAsValues);

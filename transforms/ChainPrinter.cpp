@@ -377,29 +377,14 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
     return "return " + promiseOf(A) + ";\n";
 
   const Continuation &Cont = A.Cont;
-  enum class Mode { Propagate, Ignore, Value } M = Mode::Value;
-  std::vector<const SyncNode *> Cleanup;
+  enum class Mode { Propagate, Ignore, Value };
+  ErrorHandling H = errorHandlingOf(A, Plan, /*ErrorsAsValues=*/false);
+  Mode M = H.K == ErrorHandling::Kind::Propagate ? Mode::Propagate
+           : H.K == ErrorHandling::Kind::Ignored ? Mode::Ignore
+                                                 : Mode::Value;
+  std::vector<const SyncNode *> Cleanup = H.Cleanup;
   Step Next;
-  Next.Nodes = nodesOf(Cont.Body);
-  if (auto It = Plan.Forwarders.find(&A); It != Plan.Forwarders.end()) {
-    const JoinPlan::Join &J = Plan.Joins[It->second];
-    if (J.Leading.K == ErrorHandling::Kind::Propagate) {
-      M = Mode::Propagate;
-      Cleanup = J.Leading.Cleanup;
-    } else {
-      M = Mode::Ignore;
-    }
-  } else {
-    ErrorHandling H = classifyErrorHandling(Cont);
-    if (H.K == ErrorHandling::Kind::Ignored) {
-      M = Mode::Ignore;
-    } else if (H.K == ErrorHandling::Kind::Propagate) {
-      M = Mode::Propagate;
-      Cleanup = H.Cleanup;
-      Next.Nodes = H.Rest;
-    }
-  }
-
+  Next.Nodes = H.Rest;
   std::string Head = promiseOf(A);
   if (M == Mode::Propagate && !Cleanup.empty()) {
     std::string Body;
@@ -596,6 +581,10 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
         if (H)
           Prefix += nameOf(St.Err) + " = " + Local + ";\n";
       }
+      break;
+    }
+    if (St.Err == NoVar && St.Value == NoVar) {
+      Param = Settled; // the outcome is not read: only waited for
       break;
     }
     std::string R = Names.fresh("settled");

@@ -326,27 +326,12 @@ void CoroLowering::lowerAwait(const AsyncCallNode &A, CoList &OutList, const Ctx
     return lowerForward(A, OutList, C);
 
   const Continuation &Cont = A.Cont;
-  AwaitMode Mode = AwaitMode::Value;
-  std::vector<const SyncNode *> Cleanup;
-  std::vector<const Node *> Rest = nodesOf(Cont.Body);
-  if (auto It = Forwarders.find(&A); It != Forwarders.end()) {
-    const JoinState &J = Joins[It->second];
-    if (J.Leading.K == ErrorHandling::Kind::Propagate && !Values) {
-      Mode = AwaitMode::Propagate;
-      Cleanup = J.Leading.Cleanup;
-    } else {
-      Mode = AwaitMode::Ignore;
-    }
-  } else {
-    ErrorHandling H = classifyErrorHandling(Cont);
-    if (H.K == ErrorHandling::Kind::Ignored) {
-      Mode = AwaitMode::Ignore;
-    } else if (H.K == ErrorHandling::Kind::Propagate && !Values) {
-      Mode = AwaitMode::Propagate;
-      Cleanup = H.Cleanup;
-      Rest = H.Rest;
-    }
-  }
+  ErrorHandling H = errorHandlingOf(A, Plan, Values);
+  AwaitMode Mode = H.K == ErrorHandling::Kind::Propagate ? AwaitMode::Propagate
+                   : H.K == ErrorHandling::Kind::Ignored ? AwaitMode::Ignore
+                                                         : AwaitMode::Value;
+  std::vector<const SyncNode *> Cleanup = H.Cleanup;
+  std::vector<const Node *> Rest = H.Rest;
   // A cleanup that reads the value cannot run where the value does not exist.
   if (Mode == AwaitMode::Propagate && Cont.Value != NoVar)
     for (const SyncNode *S : Cleanup)
@@ -658,7 +643,7 @@ void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ct
     if (Forward) {
       Throwing = true;
     } else if (!Forwarders.count(&A)) {
-      ErrorHandling H = classifyErrorHandling(A.Cont);
+      ErrorHandling H = errorHandlingOf(A, Plan, Values);
       if (H.K == ErrorHandling::Kind::Propagate) {
         Throwing = true;
         Cleanup = H.Cleanup;
