@@ -29,6 +29,7 @@ inline constexpr const char *CompletionNotInTail = "asyncshift-completion-not-in
 inline constexpr const char *HandlerEscapes = "asyncshift-handler-escapes";
 inline constexpr const char *ContinuationEscapes = "asyncshift-escaping-continuation";
 inline constexpr const char *ForeignHandler = "asyncshift-foreign-handler";
+inline constexpr const char *MovedContinuation = "asyncshift-moved-continuation";
 inline constexpr const char *Goto = "asyncshift-goto";
 inline constexpr const char *Macro = "asyncshift-macro";
 inline constexpr const char *MutableContinuation = "asyncshift-mutable-continuation";

@@ -1104,6 +1104,33 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
   }
 
   if (IsNamed) {
+    // std::move(next) and a use of next elsewhere: the other use would see a
+    // moved-from lambda in the callback original.
+    const Expr *Inner = LastArg->IgnoreImplicit();
+    if (const auto *Construct = dyn_cast<CXXConstructExpr>(Inner); Construct && Construct->getNumArgs() >= 1)
+      Inner = Construct->getArg(0)->IgnoreImplicit();
+    if (const auto *Move = dyn_cast<CallExpr>(Inner); Move && Move->getDirectCallee() &&
+                                                       Move->getDirectCallee()->isInStdNamespace() &&
+                                                       Move->getDirectCallee()->getName() == "move") {
+      unsigned Uses = 0;
+      class Count : public RecursiveASTVisitor<Count> {
+      public:
+        explicit Count(const VarDecl *V, unsigned &N) : V(V), N(N) {}
+        bool VisitDeclRefExpr(DeclRefExpr *E) {
+          N += E->getDecl() == V;
+          return true;
+        }
+        const VarDecl *V;
+        unsigned &N;
+      } Counter(LastVar, Uses);
+      Counter.TraverseStmt(FD->getBody());
+      if (Uses > 1) {
+        refuse(ids::MovedContinuation, LastArg,
+               "named continuation '" + LastVar->getNameAsString() +
+                   "' is moved here and used elsewhere; cannot convert (the other use sees a moved-from lambda)");
+        return true;
+      }
+    }
     account(LastArg);
     // op(args, next) is op(args, [=](error e, T v) { next(e, v); }).
     const ContDefNode *Target = F.Conts[ContIds[LastVar]];
