@@ -1063,6 +1063,25 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
       return false;
     return false;
   }
+  // Handing a continuation or the handler to the standard library (a
+  // container's push_back, a std::function, ...) stores it: not an async call.
+  auto inStd = [](const Decl *D) {
+    for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+      if (DC->isStdNamespace())
+        return true;
+    return false;
+  };
+  if (const FunctionDecl *Callee = C->getDirectCallee(); Callee && inStd(Callee)) {
+    SourceLocation L = LastArg->getBeginLoc();
+    if (IsForward)
+      refuse(ids::HandlerEscapes, L, SourceRange(L, L),
+             "handler '" + Handler->getName().str() + "' is stored by the standard library; cannot convert");
+    else
+      refuse(ids::ContinuationEscapes, L, SourceRange(L, L),
+             "continuation is stored by the standard library ('" + Callee->getQualifiedNameAsString() +
+                 "'); cannot convert");
+    return true;
+  }
   for (unsigned I = 0; I + 1 < A.Args.size(); ++I)
     if (mentionsAsync(A.Args[I])) {
       refuse(ids::AsyncInExpression, A.Args[I], "handler or named continuation used in an argument; cannot convert");
