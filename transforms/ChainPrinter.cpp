@@ -124,6 +124,7 @@ private:
   std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const;
 
   std::string text(const Text &T);
+  std::string capture() const { return F.IsMember ? "[=, this]" : "[=]"; }
   std::string nameOf(VarId V) const;
   void declared(VarId V);
   void refuse(const char *Id, Loc Where, std::string Message);
@@ -230,7 +231,7 @@ std::string ChainLowering::combinatorHead(const Combinator &K) {
   Cur.pop_back();
   CurScope = Saved;
   std::string Lambda =
-      "[=](" + K.IndexType + Index + ") -> " + S.type(ResultType) + " {\n" + Prefix + Body + "}";
+      capture() + "(" + K.IndexType + Index + ") -> " + S.type(ResultType) + " {\n" + Prefix + Body + "}";
   ResultType = SavedResult;
   if (K.K == Combinator::Kind::EachSeries)
     return "asyncshift::each_series(" + Count + ", " + Lambda + ")";
@@ -390,7 +391,7 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
     std::string Body;
     for (const SyncNode *N : Cleanup)
       Body += text(N->Code) + "\n";
-    Head += ".tap_error([=](const asyncshift::error &) {\n" + Body + "})";
+    Head += ".tap_error(" + capture() + "(const asyncshift::error &) {\n" + Body + "})";
   }
   if (M != Mode::Propagate)
     Head = "asyncshift::settle(" + Head + ")";
@@ -544,7 +545,7 @@ std::string ChainLowering::lowerLoop(const LoopNode &L) {
   Names.pop();
   Cur.pop_back();
   CurScope = Saved;
-  return "auto " + Step + " = [=](" + Params + ") -> " + S.type(ResultType) + " {\n" + Prefix + Body + "};\nreturn " +
+  return "auto " + Step + " = " + capture() + "(" + Params + ") -> " + S.type(ResultType) + " {\n" + Prefix + Body + "};\nreturn " +
          Step + "(" + Step + Inits + ");\n";
 }
 
@@ -622,7 +623,7 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
     Ret = " -> " + S.type(C.OutType);
   else if (E.Promises == 0 && E.Values > 0 && Known && !C.OutType.empty())
     Ret = " -> " + C.OutType;
-  std::string Capture = "[=]";
+  std::string Capture = capture();
   return Capture + (Param.empty() && Ret.empty() ? "" : "(" + Param + ")") + Ret + " {\n" + Prefix + Body + "}";
 }
 

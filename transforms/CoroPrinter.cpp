@@ -135,6 +135,7 @@ private:
   std::string settled(const AsyncCallNode &A);
   const std::string &declareAvoiding(VarId V, const std::set<std::string> &Avoid);
   void refuse(const char *Id, Loc Where, std::string Message);
+  std::string capture() const { return F.IsMember ? "[=, this]" : "[=]"; }
 
   void group(CoList &L);
   void render(const CoList &L, std::string &OutText, unsigned Depth) const;
@@ -626,7 +627,7 @@ std::string CoroLowering::whenAll(const Combinator &K) {
                               : "asyncshift::task<asyncshift::result<" + K.ItemType + ">>";
   else
     Task = K.ItemType.empty() ? "asyncshift::task<>" : "asyncshift::task<" + K.ItemType + ">";
-  return "asyncshift::when_all(" + Count + ", [=](" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") -> " +
+  return "asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") -> " +
          Task + " {\n" + Body + "})";
 }
 

@@ -3,6 +3,7 @@
 #include "FileRewriter.h"
 #include "Analysis.h"
 #include "AsyncModel.h"
+#include "Checker.h"
 #include "IRBuilder.h"
 #include "Printer.h"
 
@@ -217,8 +218,40 @@ FileResult Rewriter::run() {
     Converted.insert(FD->getCanonicalDecl());
   Result.AsyncFunctions = static_cast<unsigned>(Finder.Found.size());
 
+  // Check mode (--check): the checker's findings for every function of the
+  // file, convertible or not; the rewriter's refusals are not bugs.
+  if (!Request.Printer) {
+    for (const Finding &F : Checker(Ctx).checkMainFile()) {
+      report(Ctx.getDiagnostics(), F);
+      Failed = true;
+    }
+    std::vector<Finding> Refusals; // --check --dump-ir: the IR, without the refusals
+    for (const FunctionDecl *FD : Finder.Found)
+      if (std::optional<AsyncFunction> IR = Request.DumpIR ? buildIR(Ctx, FD, Converted, Refusals) : std::nullopt)
+        llvm::outs() << dumpIR(*IR);
+    Result.Ok = !Failed;
+    return Result;
+  }
+
+  Checker Check(Ctx);
   std::vector<std::pair<const FunctionDecl *, PrintedFunction>> Printed;
   for (const FunctionDecl *FD : Finder.Found) {
+    // Checker hook: a function whose handler some path calls twice or never
+    // is refused with the checker's findings (it sees every path). The IR is
+    // still built, for refusals of other constructs, but its own reports of
+    // the same two problems are dropped so nothing is reported twice.
+    if (std::vector<Finding> Bugs = Check.check(FD, /*CompletionOnly=*/true); !Bugs.empty()) {
+      std::vector<Finding> Refusals;
+      buildIR(Ctx, FD, Converted, Refusals);
+      llvm::erase_if(Refusals, [](const Finding &F) {
+        return StringRef(F.Id) == ids::CalledTwice || StringRef(F.Id) == ids::NotCalled;
+      });
+      for (const std::vector<Finding> *List : {&Bugs, &Refusals})
+        for (const Finding &F : *List)
+          report(Ctx.getDiagnostics(), F);
+      Failed = true;
+      continue;
+    }
     std::vector<Finding> Findings;
     std::optional<AsyncFunction> IR = buildIR(Ctx, FD, Converted, Findings);
     if (IR) {
@@ -238,13 +271,41 @@ FileResult Rewriter::run() {
       Failed = true;
   }
 
+  // Calls of converted functions from code that keeps its callbacks: the
+  // call returns a task (promise, future) now, started and delivered to the
+  // same handler (asyncshift::start / .then_callback).
+  std::vector<std::pair<std::pair<unsigned, unsigned>, std::string>> Detached;
   if (Request.Printer) {
     ForeignCallFinder Calls(SM, Converted);
     Calls.TraverseDecl(Ctx.getTranslationUnitDecl());
-    for (const CallExpr *C : Calls.Found)
-      refuse(ids::DetachedConvertedCall, C->getBeginLoc(),
-             "call of '" + C->getDirectCallee()->getNameAsString() +
-                 "' from code that is not converted; not supported yet (call it from an async function)");
+    for (const CallExpr *C : Calls.Found) {
+      CallArgs A = callArguments(C);
+      auto Whole = offsets(C->getSourceRange());
+      auto HandlerOff = A.Args.empty() ? std::nullopt : offsets(A.Args.back()->getSourceRange());
+      auto PrevOff = A.Args.size() >= 2 ? offsets(A.Args[A.Args.size() - 2]->getSourceRange()) : std::nullopt;
+      StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+      if (!Whole || !HandlerOff || (A.Args.size() >= 2 && !PrevOff)) {
+        refuse(ids::Macro, C->getBeginLoc(), "call of a converted function comes from a macro expansion; cannot convert");
+        continue;
+      }
+      std::string Call;
+      if (PrevOff) {
+        Call = Buffer.slice(Whole->first, PrevOff->second).str();
+      } else {
+        Call = Buffer.slice(Whole->first, HandlerOff->first).rtrim().str();
+      }
+      Call += Buffer.slice(HandlerOff->second, Whole->second).str();
+      std::string Handler = Buffer.slice(HandlerOff->first, HandlerOff->second).str();
+      bool Overlaps = false;
+      for (const auto &[Range, Text] : Detached)
+        Overlaps |= Range.first < Whole->second && Whole->first < Range.second;
+      if (Overlaps) {
+        refuse(ids::DetachedConvertedCall, C->getBeginLoc(),
+               "call of a converted function inside the arguments of another; cannot convert");
+        continue;
+      }
+      Detached.push_back({*Whole, Request.Printer->detachedCall(Call, Handler)});
+    }
   }
   if (Failed)
     return Result;
@@ -253,6 +314,21 @@ FileResult Rewriter::run() {
     return Result;
   }
 
+  for (auto &[FD, P] : Printed)
+    for (const FunctionDecl *Redecl : FD->redecls())
+      if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Redecl->getLocation()))) {
+        Finding F;
+        F.Id = ids::DeclaredElsewhere;
+        F.Where.Raw = FD->getLocation().getRawEncoding();
+        F.Message = "'" + FD->getNameAsString() +
+                    "' is also declared in another file, which this run does not rewrite; cannot convert";
+        F.Notes.push_back({Loc{Redecl->getLocation().getRawEncoding()}, "declared here"});
+        report(Ctx.getDiagnostics(), F);
+        Failed = true;
+        break;
+      }
+  if (Failed)
+    return Result;
   for (auto &[FD, P] : Printed) {
     if (!editSignature(FD, P.ReturnType) || !replace(FD->getBody()->getSourceRange(), P.Body))
       return Result;
@@ -262,6 +338,9 @@ FileResult Rewriter::run() {
         if (!editSignature(Redecl, P.ReturnType))
           return Result;
   }
+  for (const auto &[Range, Text] : Detached)
+    if (!replaceOffsets(Range.first, Range.second, Text))
+      return Result;
   std::string Code = SM.getBufferData(SM.getMainFileID()).str();
   Result.NewCode = Printed.empty() ? Code : applyAndFormat(Code, /*UsesRuntime=*/true);
   Result.Ok = true;

@@ -42,6 +42,7 @@ inline constexpr const char *UnsupportedStatement = "asyncshift-unsupported-stat
 inline constexpr const char *JoinCaptureModified = "asyncshift-join-capture-modified";
 inline constexpr const char *JoinType = "asyncshift-join-type";
 inline constexpr const char *DetachedConvertedCall = "asyncshift-detached-converted-call";
+inline constexpr const char *DeclaredElsewhere = "asyncshift-declared-elsewhere";
 inline constexpr const char *ReturnValue = "asyncshift-return-value";
 // Findings shared with --check.
 inline constexpr const char *CalledTwice = "asyncshift-callback-called-twice";

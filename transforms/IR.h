@@ -255,6 +255,9 @@ struct AsyncFunction {
   VarId Handler = NoVar;
   /// The function's parameters, without the handler.
   std::vector<VarId> Params;
+  /// A non-static member function: lambdas the printers make capture
+  /// `this` explicitly (`[=, this]`; implicit capture is deprecated).
+  bool IsMember = false;
   Block Body;
   std::vector<Var> Vars;
   /// Named continuations, by ContDefNode::Id.

@@ -1303,6 +1303,8 @@ std::optional<AsyncFunction> Builder::run() {
   F.Name = FD->getNameAsString();
   F.Where.Raw = FD->getLocation().getRawEncoding();
   F.Handler = varId(Handler);
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    F.IsMember = MD->isInstance();
   for (const ParmVarDecl *P : FD->parameters())
     if (P != Handler && P->getIdentifier())
       F.Params.push_back(varId(P));

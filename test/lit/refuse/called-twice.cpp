@@ -9,7 +9,8 @@ void twice(asyncshift::callback<> done) {
   flush([=](asyncshift::error err) {
     if (err) done(err);
     done({});
-    // CHECK: :[[@LINE-1]]:5: error: handler may be called twice on this path [asyncshift-callback-called-twice]
-    // CHECK: :[[@LINE-3]]:14: note: handler already called here
+    // CHECK: :[[@LINE-1]]:5: error: handler 'done' may be called twice on this path [asyncshift-callback-called-twice]
+    // CHECK: :[[@LINE-3]]:9: note: assuming 'err' is true
+    // CHECK: :[[@LINE-4]]:14: note: 'done' already called here
   });
 }

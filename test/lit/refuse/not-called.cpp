@@ -7,8 +7,10 @@
 
 void forgetful(asyncshift::callback<int> done) {
   read_int(1, [=](asyncshift::error err, int v) {
-    // CHECK: :[[@LINE-1]]:3: error: this continuation can finish without calling, forwarding or passing on its handler [asyncshift-callback-not-called]
+    // CHECK: :[[@LINE-1]]:15: error: continuation can finish without calling, forwarding or passing on handler 'done' [asyncshift-callback-not-called]
     if (err) return done(err);
     if (v > 0) done({}, v);
+    // CHECK: :[[@LINE-1]]:9: note: assuming 'v > 0' is false
   });
+  // CHECK: :[[@LINE-1]]:3: note: reaches the end without calling 'done'
 }

@@ -1,0 +1,61 @@
+// Look-alikes of asyncshift-dangling-capture: captures by copy, references
+// to what outlives the continuation, and continuations that run before the
+// variable's scope ends.
+// RUN: %asyncshift --check %s -- %flags 2>&1 | count 0
+#include "ops.h"
+
+#include <algorithm>
+#include <vector>
+
+void loop_run();
+
+void by_copy(asyncshift::callback<int> done) {
+  int base = 1;
+  read_int(1, [=](asyncshift::error err, int v) { done(err, v + base); });
+}
+
+// A static local outlives everything.
+void static_local(asyncshift::callback<> done) {
+  static int calls = 0;
+  flush([&, done](asyncshift::error err) {
+    ++calls;
+    done(err);
+  });
+}
+
+// Plain code that waits for the loop before its locals go.
+int wait_for_result() {
+  int result = 0;
+  read_int(1, [&result](asyncshift::error err, int v) {
+    if (!err)
+      result = v;
+  });
+  loop_run();
+  return result;
+}
+
+// A leaf defined here that completes before returning.
+void sync_leaf(int x, asyncshift::callback<int> cb) { cb({}, x * 2); }
+
+int compute_now(int x) {
+  int out = 0;
+  sync_leaf(x, [&out](asyncshift::error err, int v) {
+    if (!err)
+      out = v;
+  });
+  return out;
+}
+
+// Lambdas that are not continuations (run synchronously by the algorithm).
+void sorted(std::vector<int> xs, asyncshift::callback<> done) {
+  int pivot = 3;
+  std::sort(xs.begin(), xs.end(), [&](int a, int b) { return (a < pivot) < (b < pivot); });
+  done({});
+}
+
+// A named continuation captured by reference but only called, never handed on.
+void called_not_handed(asyncshift::callback<int> done) {
+  int base = 1;
+  auto finish = [&](asyncshift::error err, int v) { done(err, v + base); };
+  finish({}, 2);
+}

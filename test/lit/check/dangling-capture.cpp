@@ -1,0 +1,84 @@
+// asyncshift-dangling-capture: a continuation captures by reference a local
+// or parameter that is gone by the time it runs.
+// RUN: not %asyncshift --check %s -- %flags > %t.out 2> %t.err
+// RUN: count 0 < %t.out
+// RUN: FileCheck %s --input-file=%t.err --implicit-check-not='error:'
+#include "ops.h"
+
+// The default capture by reference takes the handler and a local.
+void default_by_reference(asyncshift::callback<int> done) {
+  int base = 1;
+  read_int(1, [&](asyncshift::error err, int v) {
+    if (err)
+      return done(err);
+      // CHECK: :[[@LINE-1]]:14: error: continuation captures 'done' by reference, but 'done' is destroyed before the continuation runs [asyncshift-dangling-capture]
+      // CHECK: :[[@LINE-4]]:3: note: the continuation runs after this call returns
+      // CHECK: :[[@LINE-7]]:53: note: 'done' declared here
+      // CHECK: :[[@LINE+7]]:1: note: goes out of scope here
+    done({}, v + base);
+    // CHECK: :[[@LINE-1]]:18: error: continuation captures 'base' by reference, but 'base' is destroyed before the continuation runs [asyncshift-dangling-capture]
+    // CHECK: :[[@LINE-9]]:3: note: the continuation runs after this call returns
+    // CHECK: :[[@LINE-11]]:7: note: 'base' declared here
+    // CHECK: :[[@LINE+2]]:1: note: goes out of scope here
+  });
+}
+
+// An explicit capture by reference.
+void explicit_capture(asyncshift::callback<int> done) {
+  int base = 1;
+  read_int(1, [&base, done](asyncshift::error err, int v) { done(err, v + base); });
+  // CHECK: :[[@LINE-1]]:17: error: continuation captures 'base' by reference, but 'base' is destroyed before the continuation runs [asyncshift-dangling-capture]
+  // CHECK: :[[@LINE-2]]:3: note: the continuation runs after this call returns
+  // CHECK: :[[@LINE-4]]:7: note: 'base' declared here
+  // CHECK: :[[@LINE+1]]:1: note: goes out of scope here
+}
+
+// A local of the enclosing continuation, gone when that continuation returns.
+void local_of_continuation(asyncshift::callback<int> done) {
+  read_int(1, [=](asyncshift::error err, int v) {
+    if (err)
+      return done(err);
+    int doubled = v * 2;
+    write_int(1, doubled, [&doubled, done](asyncshift::error err) { done(err, doubled); });
+    // CHECK: :[[@LINE-1]]:29: error: continuation captures 'doubled' by reference, but 'doubled' is destroyed before the continuation runs [asyncshift-dangling-capture]
+    // CHECK: :[[@LINE-2]]:5: note: the continuation runs after this call returns
+    // CHECK: :[[@LINE-4]]:9: note: 'doubled' declared here
+    // CHECK: :[[@LINE+1]]:3: note: goes out of scope here
+  });
+}
+
+// A named continuation handed to an async call.
+void named_continuation(asyncshift::callback<int> done) {
+  int base = 1;
+  auto next = [&base, done](asyncshift::error err, int v) { done(err, v + base); };
+  // CHECK: :[[@LINE-1]]:17: error: continuation captures 'base' by reference, but 'base' is destroyed before the continuation runs [asyncshift-dangling-capture]
+  // CHECK: :[[@LINE+3]]:3: note: the continuation runs after this call returns
+  // CHECK: :[[@LINE-4]]:7: note: 'base' declared here
+  // CHECK: :[[@LINE+2]]:1: note: goes out of scope here
+  read_int(1, next);
+}
+
+// A parameter, by an init-capture of a reference.
+void init_capture(int key, asyncshift::callback<> done) {
+  flush([&k = key, done](asyncshift::error err) {
+  // CHECK: :[[@LINE-1]]:11: error: continuation captures 'key' by reference, but 'key' is destroyed before the continuation runs [asyncshift-dangling-capture]
+  // CHECK: :[[@LINE-2]]:3: note: the continuation runs after this call returns
+  // CHECK: :[[@LINE-4]]:23: note: 'key' declared here
+  // CHECK: :[[@LINE+4]]:1: note: goes out of scope here
+    log_line(std::to_string(k));
+    done(err);
+  });
+}
+
+// Plain code that returns right after starting the work.
+void start_and_leave() {
+  int count = 0;
+  flush([&count](asyncshift::error err) {
+  // CHECK: :[[@LINE-1]]:11: error: continuation captures 'count' by reference, but 'count' is destroyed before the continuation runs [asyncshift-dangling-capture]
+  // CHECK: :[[@LINE-2]]:3: note: the continuation runs after this call returns
+  // CHECK: :[[@LINE-4]]:7: note: 'count' declared here
+  // CHECK: :[[@LINE+4]]:1: note: goes out of scope here
+    if (!err)
+      ++count;
+  });
+}

@@ -1,0 +1,17 @@
+// A named continuation stored in a container (here: kept for later) is refused.
+// RUN: rm -f %t.out.cpp
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: FileCheck %s --input-file=%t.err
+// RUN: not test -e %t.out.cpp
+#include "ops.h"
+
+#include <functional>
+#include <vector>
+
+std::vector<std::function<void(asyncshift::error)>> pending;
+
+void later(asyncshift::callback<> done) {
+  auto next = [=](asyncshift::error err) { done(err); };
+  pending.push_back(next);
+  // CHECK: :[[@LINE-1]]:21: error: continuation is stored by the standard library ('std::vector{{.*}}push_back'); cannot convert [asyncshift-escaping-continuation]
+}

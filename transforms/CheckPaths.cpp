@@ -1,0 +1,279 @@
+//===- CheckPaths.cpp - Walking the paths of callback code ----------------===//
+
+#include "CheckPaths.h"
+#include "AsyncModel.h"
+#include "CheckWalk.h"
+
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/StmtCXX.h"
+#include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <functional>
+
+using namespace clang;
+
+namespace asyncshift {
+namespace check {
+
+namespace {
+
+constexpr unsigned TimingUnknown = 4;
+
+bool mentions(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (isa<UnaryExprOrTypeTraitExpr>(S))
+    return false; // sizeof(err) does not read err
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (mentions(Child, V))
+      return true;
+  return false;
+}
+
+bool isThrow(const Stmt *S) {
+  const auto *E = dyn_cast<Expr>(S);
+  return E && isa<CXXThrowExpr>(E->IgnoreImplicit());
+}
+
+} // namespace
+
+std::string quoted(const NamedDecl *D) { return "'" + (D ? D->getNameAsString() : std::string("?")) + "'"; }
+
+PathAnalyzer::PathAnalyzer(ASTContext &Ctx) : Ctx(Ctx) {}
+PathAnalyzer::~PathAnalyzer() = default;
+
+const FunctionModel &PathAnalyzer::modelOf(const FunctionDecl *Root) {
+  auto &Slot = Models[Root];
+  if (!Slot)
+    Slot = std::make_unique<FunctionModel>(Ctx, Root);
+  return *Slot;
+}
+
+const PreparedWalk &PathAnalyzer::prepare(const FunctionModel &M, const Callable &C, const ParmVarDecl *H) {
+  auto &Slot = PreparedWalks[{&C, H}];
+  if (Slot)
+    return *Slot;
+  Slot = std::make_unique<PreparedWalk>();
+  PreparedWalk &P = *Slot;
+  if (!C.Body || isa<CoroutineBodyStmt>(C.Body))
+    return P;
+  CFG::BuildOptions Options;
+  Options.PruneTriviallyFalseEdges = true;
+  P.Graph = CFG::buildCFG(C.Decl, const_cast<Stmt *>(C.Body), &Ctx, Options);
+  if (!P.Graph)
+    return P;
+
+  llvm::DenseSet<const Stmt *> Elements;
+  for (const CFGBlock *B : *P.Graph)
+    for (const CFGElement &E : *B)
+      if (auto S = E.getAs<CFGStmt>())
+        Elements.insert(S->getStmt());
+
+  ExprMutationAnalyzer Mutations(*C.Body, Ctx);
+  auto stable = [&](const VarDecl *V) {
+    return V && !V->getType()->isReferenceType() && !Mutations.isMutated(V);
+  };
+  auto bitOf = [&](const VarDecl *V) -> std::optional<unsigned> {
+    if (auto It = P.AtomBits.find(V); It != P.AtomBits.end())
+      return It->second;
+    if (P.AtomBits.size() >= 32 || !stable(V))
+      return std::nullopt;
+    unsigned Bit = P.AtomBits.size();
+    P.AtomBits[V] = Bit;
+    return Bit;
+  };
+  if (C.ErrorParam)
+    P.ErrorBit = bitOf(C.ErrorParam);
+
+  // Events of one element: sub-expressions first (evaluation order), never
+  // inside a lambda body (it runs later) nor into sub-expressions the CFG
+  // lists as elements of their own (branches of ?:, && and ||).
+  std::function<void(const Stmt *, bool, std::vector<Action> &)> Scan = [&](const Stmt *S, bool Top,
+                                                                            std::vector<Action> &Out) {
+    if (!S || (!Top && Elements.count(S)) || isa<LambdaExpr>(S) || isa<UnaryExprOrTypeTraitExpr>(S))
+      return;
+    for (const Stmt *Child : S->children())
+      Scan(Child, false, Out);
+    if (!H)
+      return;
+    if (std::optional<Event> E = M.eventOf(H, S)) {
+      P.Events.push_back(*E);
+      Out.push_back({Action::Kind::Event, static_cast<unsigned>(P.Events.size() - 1)});
+    }
+  };
+
+  unsigned N = P.Graph->getNumBlockIDs();
+  P.Actions.resize(N);
+  P.Atoms.resize(N);
+  P.Blocks.resize(N);
+  for (const CFGBlock *B : *P.Graph) {
+    unsigned Id = B->getBlockID();
+    P.Blocks[Id] = B;
+    std::vector<Action> &Out = P.Actions[Id];
+    for (const CFGElement &E : *B) {
+      auto CS = E.getAs<CFGStmt>();
+      if (!CS)
+        continue;
+      const Stmt *S = CS->getStmt();
+      Scan(S, true, Out);
+      if (C.ErrorParam && mentions(S, C.ErrorParam))
+        Out.push_back({Action::Kind::ReadError, 0});
+      if (isThrow(S))
+        Out.push_back({Action::Kind::Stop, 0});
+    }
+    if (B->hasNoReturnElement())
+      Out.push_back({Action::Kind::Stop, 0});
+
+    // A two-way branch on a variable the walk can remember.
+    if (B->succ_size() != 2 || !B->getTerminatorStmt() || isa<CXXForRangeStmt>(B->getTerminatorStmt()))
+      continue;
+    const Stmt *CondStmt = B->getTerminatorCondition();
+    const auto *Cond = dyn_cast_or_null<Expr>(CondStmt);
+    if (!Cond)
+      continue;
+    Atom A;
+    const Expr *X = Cond->IgnoreParenImpCasts();
+    for (;;) {
+      if (const auto *U = dyn_cast<UnaryOperator>(X); U && U->getOpcode() == UO_LNot) {
+        A.Negated = !A.Negated;
+        X = U->getSubExpr()->IgnoreParenImpCasts();
+        continue;
+      }
+      if (const auto *MC = dyn_cast<CXXMemberCallExpr>(X); MC && isa_and_nonnull<CXXConversionDecl>(MC->getMethodDecl())) {
+        X = MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+        continue;
+      }
+      break;
+    }
+    const VarDecl *V = referencedVar(X);
+    if (!V)
+      continue;
+    if (H && M.isCarrier(H, V)) {
+      A.IsHandler = true;
+      P.Atoms[Id] = A;
+    } else if (auto Bit = bitOf(V)) {
+      A.Bit = *Bit;
+      P.Atoms[Id] = A;
+    }
+  }
+  return P;
+}
+
+bool PathAnalyzer::isSignificant(const FunctionModel &M, const Event &E, const ParmVarDecl *H) {
+  if (!E.Target)
+    return true;
+  if (InProgress.count({E.Target, H, -1}))
+    return true; // a cycle: assume the lambda completes
+  const PathResult &R = walk(M, *E.Target, H);
+  return !R.Complete || R.AnyDischarge;
+}
+
+bool PathAnalyzer::isPartial(const FunctionModel &M, const Event &E, const ParmVarDecl *H) {
+  if (!E.Target || InProgress.count({E.Target, H, -1}))
+    return false;
+  const PathResult &R = walk(M, *E.Target, H);
+  return R.Complete && R.AnyDischarge && R.NotCalled.has_value();
+}
+
+const PathResult &PathAnalyzer::walk(const FunctionModel &M, const Callable &C, const ParmVarDecl *H,
+                                     std::optional<bool> ErrorIs) {
+  auto Key = std::make_tuple(&C, H, ErrorIs ? int(*ErrorIs) : -1);
+  if (auto It = Results.find(Key); It != Results.end())
+    return *It->second;
+  if (!InProgress.insert(Key).second)
+    return Incomplete; // a cycle (a lambda reaching itself): nothing is known yet
+  auto Result = std::make_unique<PathResult>();
+  run(M, C, H, ErrorIs, *Result);
+  InProgress.erase(Key);
+  auto &Stored = Results[Key];
+  Stored = std::move(Result);
+  return *Stored;
+}
+
+void PathAnalyzer::run(const FunctionModel &M, const Callable &C, const ParmVarDecl *H, std::optional<bool> ErrorIs,
+                       PathResult &Out) {
+  const PreparedWalk &P = prepare(M, C, H);
+  std::vector<bool> Significant(P.Events.size());
+  for (unsigned I = 0; I < P.Events.size(); ++I)
+    Significant[I] = isSignificant(M, P.Events[I], H);
+  walkPaths(Ctx, P, C, H, Significant, ErrorIs, Out);
+}
+
+unsigned PathAnalyzer::timingOf(const FunctionModel &M, const Event &E, const ParmVarDecl *H, unsigned Depth) {
+  if (Depth > 6)
+    return TimingUnknown;
+  auto firsts = [&](const FunctionModel &FM, const Callable &C, const ParmVarDecl *CH, std::optional<bool> ErrorIs) {
+    if (InProgress.count({&C, CH, ErrorIs ? int(*ErrorIs) : -1}))
+      return TimingUnknown;
+    const PathResult &R = walk(FM, C, CH, ErrorIs);
+    if (!R.Complete)
+      return TimingUnknown;
+    unsigned Bits = 0;
+    for (const auto &F : R.Firsts)
+      Bits |= timingOf(FM, R.Events[F.Event], CH, Depth + 1);
+    return Bits;
+  };
+  switch (E.K) {
+  case Event::Kind::Call:
+    return TimingSync;
+  case Event::Kind::Store:
+    return TimingUnknown;
+  case Event::Kind::Invoke: {
+    if (!E.Target || !E.Target->ContinuationShaped)
+      return TimingUnknown; // the recursive-lambda idiom, a helper lambda: not judged
+    std::optional<bool> ErrorIs;
+    if (E.FirstArg && isSuccessLiteral(E.FirstArg))
+      ErrorIs = false;
+    else if (E.FirstArg && isFailureConstruction(E.FirstArg))
+      ErrorIs = true;
+    return firsts(M, *E.Target, H, ErrorIs);
+  }
+  case Event::Kind::PassOn: {
+    unsigned CalleeTiming = calleeTiming(M, E.Callee, E.ArgIndex, Depth + 1);
+    if (CalleeTiming == TimingSync) // it runs what it is given before returning
+      return E.Target ? firsts(M, *E.Target, H, std::nullopt) : TimingSync;
+    return CalleeTiming == TimingAsync ? TimingAsync : TimingUnknown;
+  }
+  }
+  return TimingUnknown;
+}
+
+unsigned PathAnalyzer::calleeTiming(const FunctionModel &M, const FunctionDecl *Callee, unsigned ArgIndex,
+                                    unsigned Depth) {
+  if (!Callee || Depth > 6)
+    return TimingUnknown;
+  if (isInNamespace(Callee, "asyncshift"))
+    return TimingAsync; // the runtime's operations complete from the loop
+  if (isInNamespace(Callee, "std"))
+    return TimingUnknown;
+  const FunctionDecl *Def = nullptr;
+  if (!Callee->hasBody(Def) || !Def)
+    return TimingAsync; // a leaf declared elsewhere: an async operation
+  const ParmVarDecl *CH = handlerParam(Def);
+  if (!CH || !CH->getIdentifier() || ArgIndex + 1 != Def->getNumParams())
+    return TimingUnknown;
+  const FunctionModel *CM = &M;
+  const Callable *CC = M.callableOfDecl(Def);
+  if (!CC) {
+    if (const auto *Method = dyn_cast<CXXMethodDecl>(Def); Method && Method->getParent()->isLambda())
+      return TimingUnknown;
+    CM = &modelOf(Def);
+    CC = &CM->root();
+  }
+  if (InProgress.count({CC, CH, -1}))
+    return TimingUnknown;
+  const PathResult &R = walk(*CM, *CC, CH);
+  if (!R.Complete)
+    return TimingUnknown;
+  unsigned Bits = 0;
+  for (const auto &F : R.Firsts)
+    Bits |= timingOf(*CM, R.Events[F.Event], CH, Depth + 1);
+  return Bits;
+}
+
+} // namespace check
+} // namespace asyncshift

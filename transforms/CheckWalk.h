@@ -1,0 +1,70 @@
+//===- CheckWalk.h - One breadth-first walk over a CFG's paths ---*- C++ -*-===//
+//
+// The engine under CheckPaths.h: a CFG whose blocks have been reduced to what
+// the checker cares about (handler events, reads of the error parameter,
+// ends of paths, remembered conditions), and the breadth-first walk over
+// (block, state) pairs that fills a PathResult, with a witness (the notes
+// along the shortest path) for each outcome. Separate so that deciding what
+// a statement means (CheckPaths.cpp) and walking paths (CheckWalk.cpp) can be
+// read on their own.
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASYNCSHIFT_TRANSFORMS_CHECKWALK_H
+#define ASYNCSHIFT_TRANSFORMS_CHECKWALK_H
+
+#include "CheckPaths.h"
+
+#include "clang/Analysis/CFG.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace asyncshift {
+namespace check {
+
+/// What happens in a block, in order.
+struct Action {
+  enum class Kind {
+    Event,     ///< PreparedWalk::Events[Index] happens
+    ReadError, ///< the error parameter is read
+    Stop,      ///< the path ends without returning (throw, [[noreturn]] call)
+  } K = Kind::Event;
+  unsigned Index = 0;
+};
+
+/// A two-way branch the walk can remember: a test of an unmodified variable
+/// (a bit of the path's assumptions), or of the handler's emptiness.
+struct Atom {
+  bool IsHandler = false;
+  unsigned Bit = 0;
+  bool Negated = false; ///< `!x`: the first successor means x is false
+};
+
+/// A CFG reduced to actions, for one callable and one handler.
+struct PreparedWalk {
+  std::unique_ptr<clang::CFG> Graph;
+  std::vector<Event> Events;
+  std::vector<std::vector<Action>> Actions;  ///< by block id
+  std::vector<std::optional<Atom>> Atoms;    ///< by block id
+  std::vector<const clang::CFGBlock *> Blocks; ///< by block id
+  llvm::DenseMap<const clang::VarDecl *, unsigned> AtomBits;
+  /// The bit of the error parameter, when it is a condition the walk remembers.
+  std::optional<unsigned> ErrorBit;
+};
+
+/// Walks every path of \p P (a walk of \p C for \p Handler) and fills \p Out.
+/// \p Significant says which events complete the handler; \p ErrorIs, when
+/// set, is what the error parameter is known to be.
+void walkPaths(clang::ASTContext &Ctx, const PreparedWalk &P, const Callable &C, const clang::ParmVarDecl *Handler,
+               const std::vector<bool> &Significant, std::optional<bool> ErrorIs, PathResult &Out);
+
+/// Source text of \p S quoted for a message, or \p Fallback if it is long or
+/// comes from a macro.
+std::string describe(const clang::ASTContext &Ctx, const clang::Stmt *S, llvm::StringRef Fallback);
+
+} // namespace check
+} // namespace asyncshift
+
+#endif

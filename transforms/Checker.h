@@ -1,0 +1,61 @@
+//===- Checker.h - Static analysis of callback code (--check) ----*- C++ -*-===//
+//
+// The findings of `asyncshift --check`, for any callback code (not only the
+// functions the rewriter can convert):
+//
+//   asyncshift-callback-called-twice  a path completes the handler twice
+//   asyncshift-callback-not-called    a path leaves without calling, forwarding
+//                                     or passing on the handler
+//   asyncshift-error-ignored          a continuation names its error but a
+//                                     path finishes without reading it
+//   asyncshift-dangling-capture       a continuation captures by reference a
+//                                     variable that is gone when it runs
+//   asyncshift-mixed-sync-async       a function completes its handler
+//                                     synchronously on some paths and
+//                                     asynchronously on others
+//
+// The rewriter asks for the first two before it builds the IR of a function
+// and refuses the function when there are any (docs/check.md).
+//
+//===----------------------------------------------------------------------===//
+#ifndef ASYNCSHIFT_TRANSFORMS_CHECKER_H
+#define ASYNCSHIFT_TRANSFORMS_CHECKER_H
+
+#include "Findings.h"
+
+#include <memory>
+#include <vector>
+
+namespace clang {
+class ASTContext;
+class FunctionDecl;
+} // namespace clang
+
+namespace asyncshift {
+
+namespace check {
+class PathAnalyzer;
+} // namespace check
+
+/// Checks the functions of one translation unit; results of the functions it
+/// looks into (callees, named continuations) are shared between calls.
+class Checker {
+public:
+  explicit Checker(clang::ASTContext &Ctx);
+  ~Checker();
+
+  /// The findings for \p FD: its body and every lambda in it, in source
+  /// order. With \p CompletionOnly, only called-twice and not-called.
+  std::vector<Finding> check(const clang::FunctionDecl *FD, bool CompletionOnly = false);
+
+  /// The findings for every function defined in the main file, in source order.
+  std::vector<Finding> checkMainFile();
+
+private:
+  clang::ASTContext &Ctx;
+  std::unique_ptr<check::PathAnalyzer> Paths;
+};
+
+} // namespace asyncshift
+
+#endif
