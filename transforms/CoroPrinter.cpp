@@ -403,6 +403,22 @@ void CoroLowering::lowerAwait(const AsyncCallNode &A, CoList &OutList, const Ctx
       } else {
         St.Text = "co_await " + SX + ";";
       }
+    } else if (UsesErr && Rest.size() == 1 && Rest[0]->Kind == NodeKind::Jump &&
+               static_cast<const JumpNode &>(*Rest[0]).Err.Var == Cont.Err &&
+               Joins[static_cast<const JumpNode &>(*Rest[0]).Target].Anchored &&
+               Joins[static_cast<const JumpNode &>(*Rest[0]).Target].ErrorAsValue) {
+      // The outcome goes straight to a join's error variable.
+      const auto &J = static_cast<const JumpNode &>(*Rest[0]);
+      const ContDefNode &Target = *F.Conts[J.Target];
+      St.Text = Names.name(Target.Cont.Err) + " = co_await " + SX + ";";
+      St.Uses.insert(Target.Cont.Err);
+      if (Target.Cont.Value != NoVar && J.HasValue) {
+        St.Text += "\n" + Names.name(Target.Cont.Value) + " = " + Names.render(J.Value) + ";";
+        addUses(St.Uses, J.Value);
+        St.Uses.insert(Target.Cont.Value);
+      }
+      OutList.push_back(std::move(St));
+      return;
     } else if (UsesErr) {
       St.Text = "auto " + declareAvoiding(Cont.Err, Avoid) + " = co_await " + SX + ";";
       St.Defs = {Cont.Err};
