@@ -16,17 +16,14 @@
 #include "asyncshift/doxbee.hpp"
 #include "asyncshift/error.hpp"
 #include "asyncshift/fake.hpp"
+#include "asyncshift/fanout.hpp"
+#include "asyncshift/future.hpp"
 #include "asyncshift/loop.hpp"
+#include "asyncshift/promise.hpp"
 #include "asyncshift/promisify.hpp"
 #include "asyncshift/result.hpp"
+#include "asyncshift/shared_state.hpp"
 #include "asyncshift/task.hpp"
-
-#if __has_include("asyncshift/promise.hpp")
-#include "asyncshift/promise.hpp"
-#endif
-#if __has_include("asyncshift/future.hpp")
-#include "asyncshift/future.hpp"
-#endif
 
 #include <cstdint>
 #include <vector>
@@ -58,6 +55,9 @@ struct workload {
   const char* style;
   void* entry;
   starter start;
+  /// A peer's own event loop (asio::io_context::run, say): run until idle.
+  /// Null for asyncshift's workloads, which run on asyncshift::loop.
+  void (*run_loop)() = nullptr;
 };
 
 inline std::vector<workload>& registry() {
@@ -83,20 +83,16 @@ public:
       start(reinterpret_cast<task<error> (*)(std::uint64_t)>(e)(k), std::move(done));
     });
   }
-#if __has_include("asyncshift/promise.hpp")
   registration(const char* name, promise<void> (*entry)(std::uint64_t)) {
     add(name, "promise", entry, [](void* e, std::uint64_t k, callback<> done) {
       reinterpret_cast<promise<void> (*)(std::uint64_t)>(e)(k).then_callback(std::move(done));
     });
   }
-#endif
-#if __has_include("asyncshift/future.hpp")
   registration(const char* name, future<void> (*entry)(std::uint64_t)) {
     add(name, "future", entry, [](void* e, std::uint64_t k, callback<> done) {
       reinterpret_cast<future<void> (*)(std::uint64_t)>(e)(k).then_callback(std::move(done));
     });
   }
-#endif
 
 private:
   template <class F>
@@ -104,6 +100,14 @@ private:
     registry().push_back({name, style, reinterpret_cast<void*>(entry), start});
   }
 };
+
+/// Registers a hand-written peer (bench/peers/): \p start begins execution k
+/// and completes \p done; \p run_loop runs the peer's own event loop until it
+/// is idle. The harness measures and reports it like any workload.
+inline bool register_peer(const char* name, const char* style, starter start, void (*run_loop)()) {
+  registry().push_back({name, style, nullptr, start, run_loop});
+  return true;
+}
 
 } // namespace asyncshift::bench
 

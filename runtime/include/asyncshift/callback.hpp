@@ -18,6 +18,14 @@
 #include <type_traits>
 #include <utility>
 
+// The few members every continuation goes through: inlined always (g++ gives
+// up on them inside the large lambdas of generated code).
+#if defined(__GNUC__)
+#define ASYNCSHIFT_INLINE [[gnu::always_inline]] inline
+#else
+#define ASYNCSHIFT_INLINE inline
+#endif
+
 namespace asyncshift {
 
 template <class... T>
@@ -41,9 +49,10 @@ template <class... T>
 struct handler {
   const handler_ops<T...>* ops;
   std::uint32_t refs = 1;
-#ifndef NDEBUG
+  /// Set on delivery in debug builds. Always present so that translation
+  /// units built with and without NDEBUG agree on the layout (one program may
+  /// mix a Release runtime user with Debug code).
   bool called = false;
-#endif
 };
 
 template <class F, class... T>
@@ -99,17 +108,22 @@ public:
     return c;
   }
 
-  callback(const callback& other) noexcept : bits_(other.bits_) {
+  ASYNCSHIFT_INLINE callback(const callback& other) noexcept : bits_(other.bits_) {
     if (owned()) ++get()->refs;
   }
-  callback(callback&& other) noexcept : bits_(std::exchange(other.bits_, 0)) {}
-  callback& operator=(callback other) noexcept {
-    std::swap(bits_, other.bits_);
+  ASYNCSHIFT_INLINE callback(callback&& other) noexcept : bits_(std::exchange(other.bits_, 0)) {}
+  ASYNCSHIFT_INLINE callback& operator=(const callback& other) noexcept {
+    callback(other).swap(*this);
     return *this;
   }
-  ~callback() {
+  ASYNCSHIFT_INLINE callback& operator=(callback&& other) noexcept {
+    std::swap(bits_, other.bits_); // our old handler leaves with other
+    return *this;
+  }
+  ASYNCSHIFT_INLINE ~callback() {
     if (owned() && --get()->refs == 0) get()->ops->destroy(get());
   }
+  void swap(callback& other) noexcept { std::swap(bits_, other.bits_); }
 
   explicit operator bool() const noexcept { return bits_ != 0; }
 
@@ -124,7 +138,7 @@ public:
   }
 
   /// Delivers the outcome.
-  void operator()(error e, T... values) const {
+  ASYNCSHIFT_INLINE void operator()(error e, T... values) const {
     if (!bits_) return;
     handler_type* h = get();
 #ifndef NDEBUG
@@ -148,5 +162,26 @@ private:
 
   std::uintptr_t bits_ = 0;
 };
+
+namespace detail {
+
+/// The callback an operation of value type T completes: callback<T>, or
+/// callback<> when T is void.
+template <class T>
+struct callback_for {
+  using type = callback<T>;
+};
+template <>
+struct callback_for<void> {
+  using type = callback<>;
+};
+template <class T>
+using callback_t = typename callback_for<T>::type;
+template <class T>
+using handler_for = typename callback_t<T>::handler_type;
+template <class T>
+using handler_ops_for = std::conditional_t<std::is_void_v<T>, handler_ops<>, handler_ops<T>>;
+
+} // namespace detail
 
 } // namespace asyncshift

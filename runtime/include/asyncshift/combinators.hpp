@@ -1,17 +1,22 @@
-// Callback-style combinators (SPEC §3): parallel and each_series.
+// Callback-style combinators: parallel and each_series (SPEC §3), and series
+// and waterfall in the manner of the caolan/async library.
 //
-// Both allocate one shared state per call and hand each branch or step a
+// Each allocates one shared state per call and hands each branch or step a
 // borrowed callback pointing into it, so a fan-out of a million branches is
-// one allocation, not a million. each_series runs synchronously completing
-// steps in a loop (a trampoline), so a long series does not grow the stack.
+// one allocation, not a million. The sequential ones run synchronously
+// completing steps in a loop (a trampoline), so a long series does not grow
+// the stack.
 #pragma once
 
 #include "asyncshift/callback.hpp"
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/error.hpp"
+#include "asyncshift/shared_state.hpp"
 
 #include <cstddef>
 #include <memory>
+#include <optional>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -177,9 +182,7 @@ struct series_state : handler<> {
       const std::size_t index = i++;
       in_loop = true;
       pending = false;
-#ifndef NDEBUG
       this->called = false; // the sink is reused, once per step
-#endif
       step(index, callback<>::borrow(this));
       in_loop = false;
       if (!pending) return; // the step is asynchronous: deliver() continues
@@ -193,6 +196,153 @@ struct series_state : handler<> {
 template <class F>
 void each_series(std::size_t n, F step, callback<> done) {
   (new detail::series_state<F>(std::move(step), n, std::move(done)))->advance();
+}
+
+namespace detail {
+
+/// series(): each_series that keeps each step's value.
+template <class T, class F>
+struct series_values_state : handler<T> {
+  F step;
+  std::size_t n;
+  std::size_t i = 0;
+  callback<std::vector<T>> done;
+  std::vector<T> values;
+  bool in_loop = false;
+  bool pending = false;
+  error last;
+
+  series_values_state(F f, std::size_t count, callback<std::vector<T>> d)
+      : handler<T>{&ops_}, step(std::move(f)), n(count), done(std::move(d)) {
+    values.reserve(count);
+  }
+
+  static void deliver(handler<T>* self, error&& e, T&& v) {
+    auto* me = static_cast<series_values_state*>(self);
+    me->last = std::move(e);
+    if (!me->last) me->values.push_back(std::move(v));
+    if (me->in_loop) {
+      me->pending = true;
+      return;
+    }
+    me->advance();
+  }
+  static void no_destroy(handler<T>*) noexcept {}
+  static constexpr handler_ops<T> ops_{&deliver, &no_destroy};
+
+  void advance() {
+    for (;;) {
+      if (last || i == n) {
+        callback<std::vector<T>> d = std::move(done);
+        error e = std::move(last);
+        std::vector<T> out = std::move(values);
+        delete this;
+        if (e)
+          d(std::move(e));
+        else
+          d({}, std::move(out));
+        return;
+      }
+      const std::size_t index = i++;
+      in_loop = true;
+      pending = false;
+      this->called = false; // the sink is reused, once per step
+      step(index, callback<T>::borrow(this));
+      in_loop = false;
+      if (!pending) return;
+    }
+  }
+};
+
+/// The parameter list of a callable with one, non-generic operator().
+template <class F>
+struct callable_args : callable_args<decltype(&F::operator())> {};
+template <class R, class... A>
+struct callable_args<R (*)(A...)> {
+  using type = std::tuple<A...>;
+};
+template <class R, class... A>
+struct callable_args<R (&)(A...)> : callable_args<R (*)(A...)> {};
+template <class R, class... A>
+struct callable_args<R(A...)> : callable_args<R (*)(A...)> {};
+template <class C, class R, class... A>
+struct callable_args<R (C::*)(A...)> : callable_args<R (*)(A...)> {};
+template <class C, class R, class... A>
+struct callable_args<R (C::*)(A...) const> : callable_args<R (*)(A...)> {};
+template <class C, class R, class... A>
+struct callable_args<R (C::*)(A...) noexcept> : callable_args<R (*)(A...)> {};
+template <class C, class R, class... A>
+struct callable_args<R (C::*)(A...) const noexcept> : callable_args<R (*)(A...)> {};
+
+/// The callback a waterfall task completes: the type of its last parameter.
+template <class F>
+using task_callback_t = std::remove_cvref_t<
+    std::tuple_element_t<std::tuple_size_v<typename callable_args<std::decay_t<F>>::type> - 1, typename callable_args<std::decay_t<F>>::type>>;
+
+template <class Cb>
+struct is_callback : std::false_type {};
+template <class... T>
+struct is_callback<callback<T...>> : std::true_type {};
+
+/// The callback type a waterfall's done becomes: that of the last task.
+template <class... F>
+struct waterfall_result {
+  using type = task_callback_t<std::tuple_element_t<sizeof...(F) - 1, std::tuple<F...>>>;
+};
+template <>
+struct waterfall_result<> {
+  using type = callback<>;
+};
+
+template <std::size_t I, class Tasks, class Done, class... In>
+void waterfall_step(const shared_state<Tasks>& tasks, const Done& done, In&&... in) {
+  if constexpr (I == std::tuple_size_v<Tasks>) {
+    done({}, static_cast<In&&>(in)...);
+  } else {
+    using task_type = std::tuple_element_t<I, Tasks>;
+    using cb_type = task_callback_t<task_type>;
+    static_assert(is_callback<cb_type>::value, "a waterfall task's last parameter is an asyncshift::callback<...>");
+    auto next = [tasks, done](error e, auto&&... out) {
+      if (e) return done(std::move(e));
+      waterfall_step<I + 1>(tasks, done, static_cast<decltype(out)&&>(out)...);
+    };
+    std::get<I>(*tasks)(static_cast<In&&>(in)..., cb_type(std::move(next)));
+  }
+}
+
+} // namespace detail
+
+/// Runs step(i, cb) for i in [0, n), one after another, and gives \p done
+/// their values in order; stops at the first error (async.series).
+template <class T, class F>
+void series(std::size_t n, F step, callback<std::vector<T>> done) {
+  (new detail::series_values_state<T, F>(std::move(step), n, std::move(done)))->advance();
+}
+
+/// As above, for steps without a value (each_series under caolan's name).
+template <class F>
+void series(std::size_t n, F step, callback<> done) {
+  each_series(n, std::move(step), std::move(done));
+}
+
+/// Runs tasks one after another, each passing its value to the next
+/// (async.waterfall): `waterfall(f0, f1, ..., fn, done)` calls
+/// `f0(callback<A>)`, then `f1(a, callback<B>)`, and so on; \p done (the
+/// last argument) gets the last task's value, or the first error, after which
+/// no further task starts. Each task's last parameter must be spelt as an
+/// asyncshift::callback<...> (the types are read off it).
+template <class... A>
+void waterfall(A&&... args) {
+  static_assert(sizeof...(A) > 0, "waterfall needs at least its final callback");
+  auto all = std::forward_as_tuple(static_cast<A&&>(args)...);
+  constexpr std::size_t n = sizeof...(A) - 1;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    using tasks_type = std::tuple<std::decay_t<std::tuple_element_t<I, std::tuple<A...>>>...>;
+    using done_type = typename detail::waterfall_result<std::tuple_element_t<I, tasks_type>...>::type;
+    done_type done(std::get<n>(std::move(all)));
+    auto tasks = make_shared_state<tasks_type>(std::get<I>(std::move(all))...);
+    detail::waterfall_step<0>(tasks, done);
+  }(std::make_index_sequence<n>{});
 }
 
 } // namespace asyncshift

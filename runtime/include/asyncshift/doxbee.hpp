@@ -46,6 +46,7 @@ struct file_record {
 namespace detail {
 using namespace asyncshift::detail;
 struct deliver_no_file {
+  static constexpr bool uses_value = false;
   void operator()(const callback<file_record>& cb, std::int64_t) const;
 };
 } // namespace detail

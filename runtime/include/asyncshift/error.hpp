@@ -26,10 +26,16 @@ public:
     if (rep_) rep_->refs.fetch_add(1, std::memory_order_relaxed);
   }
   error(error&& other) noexcept : rep_(std::exchange(other.rep_, nullptr)) {}
-  error& operator=(error other) noexcept {
+  error& operator=(const error& other) noexcept {
+    error(other).swap(*this);
+    return *this;
+  }
+  // The old failure, if any, leaves with \p other: moving a success is two stores.
+  error& operator=(error&& other) noexcept {
     std::swap(rep_, other.rep_);
     return *this;
   }
+  void swap(error& other) noexcept { std::swap(rep_, other.rep_); }
   ~error() {
     if (rep_ && rep_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete rep_;
   }

@@ -89,13 +89,23 @@ inline std::int64_t value_of(const op_name& op, std::int64_t arg) noexcept {
 
 namespace detail {
 
+/// Whether a Deliver uses the op's value (value_of costs two mixes; most
+/// ops complete without one, and skip it).
+template <class Deliver>
+constexpr bool uses_value() {
+  if constexpr (requires { Deliver::uses_value; })
+    return Deliver::uses_value;
+  else
+    return true;
+}
+
 /// The timer node of one op: it owns the op's callback until it fires.
 /// `Deliver` maps the op's int64 value to what the callback carries.
 template <class Deliver, class... T>
 struct io_node final : asyncshift::detail::timer_node {
   callback<T...> cb;
   const op_name* op;
-  std::int64_t value;
+  std::int64_t arg;
   std::uint32_t ordinal;
   bool fail;
 
@@ -103,14 +113,16 @@ struct io_node final : asyncshift::detail::timer_node {
     auto* me = static_cast<io_node*>(self);
     callback<T...> cb = std::move(me->cb);
     const bool fail = me->fail;
-    const std::int64_t value = me->value;
+    const std::int64_t arg = me->arg;
     const op_name* op = me->op;
     const std::uint32_t ordinal = me->ordinal;
     asyncshift::detail::pool_delete(me);
     if (fail) [[unlikely]]
       cb(error("injected failure: " + std::string(op->name()) + " #" + std::to_string(ordinal)));
+    else if constexpr (uses_value<Deliver>())
+      Deliver{}(cb, value_of(*op, arg)); // a function of (op, arg): when it is computed does not matter
     else
-      Deliver{}(cb, value);
+      Deliver{}(cb, 0);
   }
 };
 
@@ -118,8 +130,26 @@ struct deliver_value {
   void operator()(const callback<std::int64_t>& cb, std::int64_t v) const { cb({}, v); }
 };
 struct deliver_nothing {
+  static constexpr bool uses_value = false;
   void operator()(const callback<>& cb, std::int64_t) const { cb({}); }
 };
+
+/// The trace's hash of (start time, op) for the last few ops: executions of
+/// one workload start the same op at the same offset again and again, and
+/// this saves a mix per op. A memo: the value is always the hash.
+struct trace_memo {
+  std::int64_t t = -1;
+  std::uint32_t op = UINT32_MAX;
+  std::uint64_t hash = 0;
+};
+constinit inline thread_local trace_memo tl_trace_memo[16]{};
+
+inline std::uint64_t time_op_hash(std::int64_t t, const op_name& op) noexcept {
+  trace_memo& m = tl_trace_memo[op.id() & 15];
+  if (m.t != t || m.op != op.id()) [[unlikely]]
+    m = {t, op.id(), asyncshift::detail::combine(static_cast<std::uint64_t>(t), op.hash())};
+  return m.hash;
+}
 
 /// Records the start of \p op in the current execution and decides whether it fails.
 inline bool start_op(const op_name& op, std::int64_t arg, std::uint32_t& ordinal) noexcept {
@@ -128,12 +158,17 @@ inline bool start_op(const op_name& op, std::int64_t arg, std::uint32_t& ordinal
     ordinal = 0;
     return false;
   }
-  ordinal = c->next_ordinal(op.id());
   const std::int64_t t = loop::current().now_ns() - c->start_ns;
   using asyncshift::detail::combine;
-  c->trace += combine(combine(static_cast<std::uint64_t>(t), op.hash()), static_cast<std::uint64_t>(arg));
+  c->trace += combine(time_op_hash(t, op), static_cast<std::uint64_t>(arg));
   ++c->ops_started;
-  if (g_fail_threshold == 0) return false;
+  if (g_fail_threshold == 0) {
+    // The ordinal only decides failures (and names them): with none
+    // possible, counting it would change nothing.
+    ordinal = 0;
+    return false;
+  }
+  ordinal = c->next_ordinal(op.id());
   const std::uint64_t h = combine(combine(combine(g_settings.seed, c->k), op.hash()), ordinal);
   return h < g_fail_threshold;
 }
@@ -158,7 +193,7 @@ void start_io(const op_name& op, std::int64_t arg, std::int64_t latency_ns, call
   node->run = &detail::io_node<Deliver, T...>::fire;
   node->cb = std::move(cb);
   node->op = &op;
-  node->value = value_of(op, arg);
+  node->arg = arg;
   node->fail = detail::start_op(op, arg, node->ordinal);
   loop::current().schedule(node, latency_ns);
 }

@@ -100,10 +100,17 @@ constinit inline thread_local asyncshift::loop* tl_loop = nullptr;
 class loop {
 public:
   explicit loop(clock_kind clock = clock_kind::real) : clock_(clock), epoch_(std::chrono::steady_clock::now()) {
-    if (!detail::tl_loop) detail::tl_loop = this;
+    // The first loop made on a thread becomes its current loop; so does one
+    // made after the default loop stood in (a promise settled before any loop
+    // existed), which it replaces.
+    if (!detail::tl_loop || detail::tl_loop->fallback_) {
+      previous_ = detail::tl_loop;
+      detail::tl_loop = this;
+    }
   }
   ~loop() {
-    if (detail::tl_loop == this) detail::tl_loop = nullptr;
+    for (auto& w : std::exchange(rejections_, {})) w.check(w.state, false);
+    if (detail::tl_loop == this) detail::tl_loop = previous_;
   }
   loop(const loop&) = delete;
   loop& operator=(const loop&) = delete;
@@ -113,7 +120,7 @@ public:
   static loop& current() {
     if (detail::tl_loop) [[likely]]
       return *detail::tl_loop;
-    static thread_local loop fallback;
+    static thread_local loop fallback(clock_kind::real, fallback_tag{});
     detail::tl_loop = &fallback;
     return fallback;
   }
@@ -142,11 +149,23 @@ public:
   }
 
   /// Queues \p fn(data) on the microtask queue, with the current context.
-  void queue_microtask(void (*fn)(void*), void* data) {
-    if (micro_count_ == micro_.size()) grow_microtasks();
-    micro_[(micro_head_ + micro_count_) & (micro_.size() - 1)] = {fn, data, current_context()};
+  void queue_microtask(void (*fn)(void*), void* data) { queue_microtask(fn, data, current_context()); }
+  /// Queues \p fn(data) to run with context \p ctx (a promise reaction runs
+  /// in the context its `then` was called in, as with AsyncLocalStorage).
+  void queue_microtask(void (*fn)(void*), void* data, context* ctx) {
+    if (micro_count_ == micro_mask_ + 1) [[unlikely]] // full (or not made yet: mask + 1 == 0)
+      grow_microtasks();
+    micro_data_[(micro_head_ + micro_count_) & micro_mask_] = {fn, data, ctx};
     ++micro_count_;
   }
+
+  /// Unhandled-rejection bookkeeping for promise.hpp: \p state was rejected
+  /// with no handler. When run() ends, \p check(state, true) reports it if it
+  /// is still unhandled (returning true) and releases it; the loop's
+  /// destructor releases what is left with check(state, false).
+  void watch_rejection(void* state, bool (*check)(void* state, bool report)) { rejections_.push_back({state, check}); }
+  /// How many unhandled rejections run() has reported so far.
+  std::uint64_t unhandled_rejections() const noexcept { return unhandled_rejections_; }
 
   /// Fires \p t after \p delay_ns, with the current context.
   void schedule(detail::timer_node* t, std::int64_t delay_ns) {
@@ -166,12 +185,13 @@ public:
   /// Called from any thread: hands \p r back to the loop and ends one piece of
   /// external work. \p r->ctx must have been set by the caller.
   void complete_external_work(detail::runnable* r) {
-    {
-      std::lock_guard<std::mutex> lock(inbox_mutex_);
-      inbox_.push(r);
-      inbox_pending_.store(true, std::memory_order_release);
-      external_.fetch_sub(1, std::memory_order_acq_rel);
-    }
+    // Notify under the lock: once the loop sees the work it may finish and be
+    // destroyed, and it cannot get past the mutex before this thread is done
+    // with everything but the unlock (which POSIX lets race with destruction).
+    std::lock_guard<std::mutex> lock(inbox_mutex_);
+    inbox_.push(r);
+    inbox_pending_.store(true, std::memory_order_release);
+    external_.fetch_sub(1, std::memory_order_acq_rel);
     inbox_cv_.notify_one();
   }
 
@@ -188,6 +208,7 @@ public:
       if (!wait_for_work()) break;
     }
     detail::tl_loop = saved;
+    report_unhandled_rejections();
     for (auto& hook : end_hooks_) hook();
   }
 
@@ -199,8 +220,8 @@ public:
   /// Runs every queued microtask, including those they queue.
   void drain_microtasks() {
     while (micro_count_ != 0) {
-      microtask m = micro_[micro_head_];
-      micro_head_ = (micro_head_ + 1) & (micro_.size() - 1);
+      microtask m = micro_data_[micro_head_];
+      micro_head_ = (micro_head_ + 1) & micro_mask_;
       --micro_count_;
       detail::tl_context = m.ctx;
       m.fn(m.data);
@@ -208,11 +229,27 @@ public:
   }
 
 private:
+  struct fallback_tag {};
+  loop(clock_kind clock, fallback_tag) : clock_(clock), epoch_(std::chrono::steady_clock::now()), fallback_(true) {}
+
   struct microtask {
     void (*fn)(void*);
     void* data;
     context* ctx;
   };
+  struct rejection_watch {
+    void* state;
+    bool (*check)(void*, bool);
+  };
+
+  void report_unhandled_rejections() {
+    // A check may release the last reference to a state whose destruction
+    // rejects nothing new, but take the list first all the same.
+    auto watches = std::exchange(rejections_, {});
+    for (auto& w : watches)
+      if (w.check(w.state, true)) ++unhandled_rejections_;
+  }
+
   struct timer_fifo {
     std::int64_t delay = 0;
     detail::runnable_fifo items;
@@ -300,7 +337,7 @@ private:
     if (timer_count_ == 0 && !external) return false;
     const std::int64_t due = next_due();
     if (clock_ == clock_kind::virtual_time) {
-      if (timer_count_ != 0 && !inbox_pending_.load(std::memory_order_acquire)) {
+      if (timer_count_ != 0 && !external) { // pool work takes no virtual time: wait for it first
         now_ = std::max(now_, due);
         return true;
       }
@@ -328,9 +365,11 @@ private:
 
   void grow_microtasks() {
     std::vector<microtask> bigger(micro_.empty() ? 1024 : micro_.size() * 2);
-    for (std::size_t i = 0; i < micro_count_; ++i) bigger[i] = micro_[(micro_head_ + i) & (micro_.size() - 1)];
+    for (std::size_t i = 0; i < micro_count_; ++i) bigger[i] = micro_[(micro_head_ + i) & micro_mask_];
     micro_ = std::move(bigger);
     micro_head_ = 0;
+    micro_data_ = micro_.data();
+    micro_mask_ = micro_.size() - 1;
   }
 
   clock_kind clock_;
@@ -342,7 +381,11 @@ private:
   std::size_t last_fifo_ = 0;
   std::size_t timer_count_ = 0;
 
+  // A ring buffer: its data and size - 1 are kept beside the vector, so that
+  // a push or a pop does not recompute the size (a division) every time.
   std::vector<microtask> micro_;
+  microtask* micro_data_ = nullptr;
+  std::size_t micro_mask_ = SIZE_MAX; // size - 1; SIZE_MAX while empty
   std::size_t micro_head_ = 0;
   std::size_t micro_count_ = 0;
 
@@ -353,6 +396,10 @@ private:
   detail::runnable_fifo inbox_;
 
   std::vector<std::function<void()>> end_hooks_;
+  std::vector<rejection_watch> rejections_;
+  std::uint64_t unhandled_rejections_ = 0;
+  loop* previous_ = nullptr;
+  bool fallback_ = false;
 };
 
 } // namespace asyncshift

@@ -9,98 +9,119 @@
 // that completes synchronously does not suspend at all. This is how generated
 // code reaches every leaf — runtime ops and user functions alike — so no op
 // needs a hand-written wrapper per style, and every style pays the same.
+// (make_promise and make_future are the same adapter for the other styles.)
+//
+// The awaiter is small on purpose: g++ gives every awaiter of a coroutine its
+// own slot in the frame, so its size is paid once per co_await in the source.
+// One union holds, in turn, the start function (moved onto the stack while it
+// runs), the waiting coroutine (while the operation is in flight), and the
+// error or the value; the state byte sits in the handler's padding; settle()
+// looks at the same awaiter instead of making a second one.
 #pragma once
 
 #include "asyncshift/callback.hpp"
+#include "asyncshift/detail/outcome.hpp"
 #include "asyncshift/error.hpp"
 #include "asyncshift/result.hpp"
 #include "asyncshift/task.hpp"
 
 #include <coroutine>
-#include <optional>
+#include <memory>
+#include <new>
 #include <type_traits>
 #include <utility>
 
 namespace asyncshift {
 
-namespace detail {
+template <class T, class F>
+class settled_op;
 
-template <class T>
-struct value_slot {
-  std::optional<T> value;
-  template <class... V>
-  void set(V&&... v) {
-    value.emplace(static_cast<V&&>(v)...);
-  }
-  T take() { return std::move(*value); }
-};
-template <>
-struct value_slot<void> {
-  void set() noexcept {}
-  void take() noexcept {}
-};
-
-template <class T>
-using handler_for = typename callback_for<T>::type::handler_type;
-
-} // namespace detail
-
-/// An operation described by its starting function, awaitable once.
-/// With Settled = false, awaiting yields T and throws error_exception on
-/// failure; with Settled = true it yields settled_t<T> (never throws for the
-/// operation's own failure).
-template <class T, class F, bool Settled = false>
+/// An operation described by its starting function, awaitable once: awaiting
+/// yields T and throws error_exception on failure (settle() of it yields the
+/// outcome as a value instead).
+template <class T, class F>
 class [[nodiscard]] callback_op : private detail::handler_for<T> {
-  using callback_type = typename detail::callback_for<T>::type;
+  using callback_type = detail::callback_t<T>;
   using handler_type = detail::handler_for<T>;
+  using value_type = detail::stored_t<T>;
 
 public:
-  explicit callback_op(F start) noexcept(std::is_nothrow_move_constructible_v<F>)
-      : handler_type{ops_pointer()}, start_(std::move(start)) {}
+  explicit callback_op(F start) noexcept(std::is_nothrow_move_constructible_v<F>) : handler_type{ops_pointer()} {
+    ::new (static_cast<void*>(std::addressof(start_))) F(std::move(start));
+  }
+  /// Moves an operation that has not been awaited yet.
+  callback_op(callback_op&& other) noexcept(std::is_nothrow_move_constructible_v<F>) : handler_type{ops_pointer()} {
+    ::new (static_cast<void*>(std::addressof(start_))) F(std::move(other.start_));
+  }
+  callback_op& operator=(callback_op&&) = delete;
+  ~callback_op() {
+    switch (state_) {
+    case state::fresh:
+      start_.~F();
+      break;
+    case state::has_value:
+      value_.~value_type();
+      break;
+    case state::has_error:
+      err_.~error();
+      break;
+    default:
+      break;
+    }
+  }
 
-  callback_op(callback_op&& other) noexcept(std::is_nothrow_move_constructible_v<F>)
-      : handler_type{ops_pointer()}, start_(std::move(other.start_)) {}
-
-  /// The starting function, for conversion to another style.
+  /// The starting function, for conversion to another style (before awaiting).
   F&& take_start() && noexcept { return std::move(start_); }
 
   bool await_ready() const noexcept { return false; }
 
   bool await_suspend(std::coroutine_handle<> waiter) {
-    waiter_ = waiter;
-    start_(callback_type::borrow(this));
-    if (state_ == state::completed) return false; // completed synchronously: carry on
+    {
+      // The union is for the waiter, then the outcome, from now on: the
+      // operation may complete before `start` returns.
+      F start(std::move(start_));
+      start_.~F();
+      ::new (static_cast<void*>(std::addressof(waiter_))) std::coroutine_handle<>(waiter);
+      state_ = state::starting;
+      start(callback_type::borrow(this));
+    }
+    if (state_ != state::starting) return false; // completed synchronously: carry on
     state_ = state::suspended;
     return true;
   }
 
-  auto await_resume() {
-    if constexpr (Settled) {
-      if constexpr (std::is_void_v<T>)
-        return std::move(error_);
-      else
-        return result<T>(std::move(error_), slot_.take());
+  T await_resume() {
+    if (state_ == state::has_error) [[unlikely]]
+      throw error_exception(std::move(err_));
+    if constexpr (!std::is_void_v<T>) return std::move(value_);
+  }
+
+  /// The outcome as a value: error, or result<T>.
+  settled_t<T> take_settled() {
+    if constexpr (std::is_void_v<T>) {
+      return state_ == state::has_error ? std::move(err_) : error{};
     } else {
-      if (error_) [[unlikely]]
-        throw error_exception(std::move(error_));
-      return slot_.take();
+      if (state_ == state::has_error) return result<T>(std::move(err_));
+      return result<T>(error{}, std::move(value_));
     }
   }
 
 private:
-  enum class state : unsigned char { starting, suspended, completed };
+  enum class state : unsigned char { fresh, starting, suspended, has_value, has_error };
 
   template <class... V>
   static void deliver(handler_type* self, error&& e, V&&... v) {
     auto* me = static_cast<callback_op*>(self);
-    me->error_ = std::move(e);
-    me->slot_.set(static_cast<V&&>(v)...);
-    if (me->state_ == state::suspended) {
-      me->state_ = state::completed;
-      me->waiter_.resume();
+    const bool was_suspended = me->state_ == state::suspended;
+    const std::coroutine_handle<> waiter = me->waiter_; // the outcome takes its place
+    if (e) [[unlikely]] {
+      ::new (static_cast<void*>(std::addressof(me->err_))) error(std::move(e));
+      me->state_ = state::has_error;
     } else {
-      me->state_ = state::completed;
+      ::new (static_cast<void*>(std::addressof(me->value_))) value_type(static_cast<V&&>(v)...);
+      me->state_ = state::has_value;
     }
+    if (was_suspended) waiter.resume();
   }
   static void no_destroy(handler_type*) noexcept {}
 
@@ -115,27 +136,48 @@ private:
       return &ops_table<T>::value;
   }
 
-  F start_;
-  std::coroutine_handle<> waiter_;
-  error error_;
-  detail::value_slot<T> slot_;
-  state state_ = state::starting;
+  state state_ = state::fresh; // first, so that it lands in the handler's padding
+  union {
+    F start_;
+    std::coroutine_handle<> waiter_; // state starting or suspended
+    error err_;
+    value_type value_;
+  };
+};
 
-  template <class, class, bool>
-  friend class callback_op;
+/// settle(op): awaiting it yields op's outcome as a value (error, or
+/// result<T>) instead of throwing. It looks at op, the temporary it was made
+/// from, so co_await it in the same expression:
+/// `auto [err, v] = co_await asyncshift::settle(asyncshift::promisify<T>(...));`
+template <class T, class F>
+class [[nodiscard]] settled_op {
+public:
+  explicit settled_op(callback_op<T, F>& op) noexcept : op_(&op) {}
+  settled_op(const settled_op&) = delete;
+  settled_op& operator=(const settled_op&) = delete;
+
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(std::coroutine_handle<> waiter) { return op_->await_suspend(waiter); }
+  settled_t<T> await_resume() { return op_->take_settled(); }
+
+private:
+  callback_op<T, F>* op_;
 };
 
 /// Adapts the callback-style operation started by \p start to an awaitable
-/// (and, with promise.hpp/future.hpp, to a promise or a future).
+/// (make_promise and make_future adapt it to a promise and a future).
+/// \p start is taken by value: a lambda that captures by reference is then
+/// passed in registers, where a reference parameter would make g++ keep the
+/// lambda in the coroutine frame beside the awaiter's own copy.
 template <class T = void, class F>
-callback_op<T, std::decay_t<F>> promisify(F&& start) {
-  return callback_op<T, std::decay_t<F>>(static_cast<F&&>(start));
+callback_op<T, F> promisify(F start) {
+  return callback_op<T, F>(std::move(start));
 }
 
 /// Awaiting settle(op) yields the outcome as a value (error, or result<T>).
 template <class T, class F>
-callback_op<T, F, true> settle(callback_op<T, F, false>&& op) {
-  return callback_op<T, F, true>(std::move(op).take_start());
+settled_op<T, F> settle(callback_op<T, F>&& op) noexcept {
+  return settled_op<T, F>(op);
 }
 
 } // namespace asyncshift

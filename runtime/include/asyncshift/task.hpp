@@ -6,19 +6,28 @@
 // constant stack. Frames come from the runtime's recycling pool. Errors travel
 // as exceptions (error_exception for asyncshift errors); settle() turns them
 // back into values.
+//
+// when_all (at the end) starts tasks side by side and waits for all of them,
+// or for the first error; nothing is cancelled, so branches that are still
+// running when it completes keep going, detached, and free their own frames.
 #pragma once
 
 #include "asyncshift/callback.hpp"
+#include "asyncshift/detail/outcome.hpp"
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/error.hpp"
 #include "asyncshift/result.hpp"
 
 #include <coroutine>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <optional>
+#include <tuple>
 #include <type_traits>
 #include <utility>
+#include <variant>
+#include <vector>
 
 namespace asyncshift {
 
@@ -26,15 +35,6 @@ template <class T = void>
 class task;
 
 namespace detail {
-
-template <class T>
-struct callback_for {
-  using type = callback<T>;
-};
-template <>
-struct callback_for<void> {
-  using type = callback<>;
-};
 
 class task_promise_base {
 public:
@@ -177,20 +177,26 @@ struct detached_callback<result<U>> {
 template <class T>
 void task_promise<T>::finish_detached(std::coroutine_handle<task_promise> h) noexcept {
   auto cb = detached_callback<T>::type::adopt_raw(link_);
-  std::exception_ptr ex = std::move(exception_);
-  std::optional<T> value = std::move(value_);
-  h.destroy();
-  if (ex) {
+  if (exception_) {
+    std::exception_ptr ex = std::move(exception_);
+    h.destroy();
     cb(error_from(ex));
-  } else if constexpr (std::is_same_v<T, error>) {
-    cb(std::move(*value));
+    return;
+  }
+  // Moved into a plain local (not a std::optional copy, which g++ 12 reports
+  // as maybe-uninitialized in every caller), then the frame goes before the
+  // callback runs.
+  T value = std::move(*value_);
+  h.destroy();
+  if constexpr (std::is_same_v<T, error>) {
+    cb(std::move(value));
   } else if constexpr (is_result<T>::value) {
-    if (value->err)
-      cb(std::move(value->err));
+    if (value.err)
+      cb(std::move(value.err));
     else
-      cb({}, std::move(value->value));
+      cb({}, std::move(value.value));
   } else {
-    cb({}, std::move(*value));
+    cb({}, std::move(value));
   }
 }
 
@@ -307,6 +313,328 @@ void start(task<T> t, typename detail::detached_callback<T>::type cb) {
 template <class T>
 void spawn(task<T> t) {
   start(std::move(t), {});
+}
+
+// ---- when_all ---------------------------------------------------------------
+
+namespace detail {
+
+/// What a branch task<T> contributes to when_all: its value; nothing for
+/// void; in the errors-as-values style, a task<error> contributes nothing and
+/// fails with its error, and a task<result<U>> contributes a U (the same
+/// mapping as start()'s callback).
+template <class T>
+struct branch_value {
+  using type = T;
+};
+template <>
+struct branch_value<error> {
+  using type = void;
+};
+template <class U>
+struct branch_value<result<U>> {
+  using type = U;
+};
+template <class T>
+using branch_value_t = typename branch_value<T>::type;
+
+/// The element of a variadic when_all's tuple for a T: T, or std::monostate for void.
+template <class T>
+using tuple_slot_t = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
+
+/// What when_all and its awaiter share: the count (n branches + 1 for the
+/// setup, so that branches completing while the others are being started
+/// cannot complete the join early), the first error, and the awaiting
+/// coroutine. References: one per branch still running, one for the awaiter.
+class task_join_base {
+public:
+  explicit task_join_base(std::size_t n, void (*destroy)(task_join_base*) noexcept) noexcept
+      : refs_(n + 1), remaining_(n + 1), destroy_(destroy) {}
+  task_join_base(const task_join_base&) = delete;
+  task_join_base& operator=(const task_join_base&) = delete;
+
+  void release() noexcept {
+    if (--refs_ == 0) destroy_(this);
+  }
+
+  /// A branch failed: the first failure completes the join.
+  void fail(error&& e) {
+    if (done_) return;
+    done_ = true;
+    err_ = std::move(e);
+    wake();
+  }
+  /// A branch (or the setup) finished without error.
+  void count_down() {
+    if (--remaining_ == 0 && !done_) {
+      done_ = true;
+      wake();
+    }
+  }
+
+  /// After every branch was started: whether the awaiter must suspend.
+  bool suspend(std::coroutine_handle<> waiter) {
+    count_down();
+    if (done_) return false;
+    waiter_ = waiter;
+    suspended_ = true;
+    return true;
+  }
+
+  bool failed() const noexcept { return static_cast<bool>(err_); }
+  error& failure() noexcept { return err_; }
+
+private:
+  void wake() {
+    if (suspended_) {
+      suspended_ = false;
+      waiter_.resume();
+    }
+  }
+
+  std::size_t refs_;
+  std::size_t remaining_;
+  void (*destroy_)(task_join_base*) noexcept;
+  std::coroutine_handle<> waiter_;
+  error err_;
+  bool done_ = false;
+  bool suspended_ = false;
+};
+
+/// The sink a branch's (borrowed) callback delivers to: it reports to the
+/// join and drops the branch's reference on it.
+template <class Join, class V>
+struct task_join_sink : handler_for<V> {
+  Join* join = nullptr;
+  std::size_t index = 0;
+
+  task_join_sink() noexcept : handler_for<V>{ops()} {}
+
+  template <class... A>
+  static void deliver(handler_for<V>* h, error&& e, A&&... a) {
+    auto* me = static_cast<task_join_sink*>(h);
+    Join* j = me->join;
+    if (e)
+      j->fail(std::move(e));
+    else
+      j->store(me->index, static_cast<A&&>(a)...);
+    j->release();
+  }
+  static void no_destroy(handler_for<V>*) noexcept {}
+  static const handler_ops_for<V>* ops() noexcept {
+    if constexpr (std::is_void_v<V>) {
+      static constexpr handler_ops<> table{&deliver<>, &no_destroy};
+      return &table;
+    } else {
+      static constexpr handler_ops<V> table{&deliver<V>, &no_destroy};
+      return &table;
+    }
+  }
+};
+
+/// The join of when_all over a vector of tasks whose branch value is V.
+template <class V>
+class vector_join final : public task_join_base {
+public:
+  using sink = task_join_sink<vector_join, V>;
+
+  explicit vector_join(std::size_t n) : task_join_base(n, &destroy), n_(n) {
+    if constexpr (!std::is_void_v<V>) values_.resize(n);
+    if (n) {
+      sinks_ = static_cast<sink*>(pool_allocate(n * sizeof(sink)));
+      for (std::size_t i = 0; i < n; ++i) {
+        ::new (static_cast<void*>(sinks_ + i)) sink();
+        sinks_[i].join = this;
+        sinks_[i].index = i;
+      }
+    }
+  }
+  ~vector_join() {
+    if (sinks_) pool_deallocate(sinks_, n_ * sizeof(sink));
+  }
+
+  sink* sinks() noexcept { return sinks_; }
+
+  template <class... A>
+  void store(std::size_t i, A&&... a) {
+    if constexpr (!std::is_void_v<V>) values_[i].emplace(static_cast<A&&>(a)...);
+    count_down();
+  }
+
+  std::conditional_t<std::is_void_v<V>, void, std::vector<V>> take_values() {
+    if constexpr (!std::is_void_v<V>) {
+      std::vector<V> out;
+      out.reserve(n_);
+      for (auto& v : values_) out.push_back(std::move(*v));
+      return out;
+    }
+  }
+
+private:
+  static void destroy(task_join_base* j) noexcept { pool_delete(static_cast<vector_join*>(j)); }
+
+  std::size_t n_;
+  sink* sinks_ = nullptr;
+  std::conditional_t<std::is_void_v<V>, empty_value, std::vector<std::optional<V>>> values_;
+};
+
+/// Awaiting when_all(std::vector<task<T>>): starts every task when awaited.
+template <class T, bool Settled>
+class [[nodiscard]] when_all_awaitable {
+  using V = branch_value_t<T>;
+  using join = vector_join<V>;
+
+public:
+  explicit when_all_awaitable(std::vector<task<T>>&& tasks) noexcept : tasks_(std::move(tasks)) {}
+  when_all_awaitable(when_all_awaitable&& other) noexcept
+      : tasks_(std::move(other.tasks_)), join_(std::exchange(other.join_, nullptr)) {}
+  when_all_awaitable& operator=(when_all_awaitable&&) = delete;
+  ~when_all_awaitable() {
+    if (join_) join_->release();
+  }
+
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(std::coroutine_handle<> h) {
+    const std::size_t n = tasks_.size();
+    join_ = pool_new<join>(n);
+    using cb_type = typename detached_callback<T>::type;
+    for (std::size_t i = 0; i < n; ++i) asyncshift::start(std::move(tasks_[i]), cb_type::borrow(&join_->sinks()[i]));
+    tasks_.clear();
+    return join_->suspend(h);
+  }
+  auto await_resume() {
+    if constexpr (Settled) {
+      if constexpr (std::is_void_v<V>)
+        return std::move(join_->failure());
+      else if (join_->failed())
+        return result<std::vector<V>>(std::move(join_->failure()));
+      else
+        return result<std::vector<V>>(error{}, join_->take_values());
+    } else {
+      if (join_->failed()) throw error_exception(std::move(join_->failure()));
+      return join_->take_values();
+    }
+  }
+
+  /// The same when_all, yielding its outcome as a value.
+  when_all_awaitable<T, true> settled() && noexcept { return when_all_awaitable<T, true>(std::move(tasks_)); }
+
+private:
+  std::vector<task<T>> tasks_;
+  join* join_ = nullptr;
+};
+
+/// The join of the variadic when_all.
+template <class Indices, class... V>
+class tuple_join;
+
+template <std::size_t... I, class... V>
+class tuple_join<std::index_sequence<I...>, V...> final : public task_join_base {
+public:
+  using values_type = std::tuple<tuple_slot_t<V>...>;
+
+  tuple_join() : task_join_base(sizeof...(V), &destroy) {
+    ((std::get<I>(sinks_).join = this, std::get<I>(sinks_).index = I), ...);
+  }
+
+  template <std::size_t J>
+  auto* sink() noexcept {
+    return &std::get<J>(sinks_);
+  }
+
+  template <class... A>
+  void store(std::size_t i, A&&... a) {
+    // One sink type per element type: the index picks the slot.
+    ((i == I ? store_at<I>(static_cast<A&&>(a)...) : void()), ...);
+    count_down();
+  }
+
+  values_type take_values() {
+    return std::apply([](auto&... v) { return values_type(std::move(*v)...); }, values_);
+  }
+
+private:
+  template <std::size_t J, class... A>
+  void store_at(A&&... a) {
+    using slot = std::tuple_element_t<J, values_type>;
+    if constexpr (std::is_constructible_v<slot, A&&...>) std::get<J>(values_).emplace(static_cast<A&&>(a)...);
+  }
+  static void destroy(task_join_base* j) noexcept { pool_delete(static_cast<tuple_join*>(j)); }
+
+  std::tuple<task_join_sink<tuple_join, V>...> sinks_;
+  std::tuple<std::optional<tuple_slot_t<V>>...> values_;
+};
+
+/// Awaiting the variadic when_all(task<A>, task<B>, ...).
+template <bool Settled, class... T>
+class [[nodiscard]] when_all_tuple_awaitable {
+  using join = tuple_join<std::index_sequence_for<T...>, branch_value_t<T>...>;
+  using values_type = typename join::values_type;
+
+public:
+  explicit when_all_tuple_awaitable(std::tuple<task<T>...>&& tasks) noexcept : tasks_(std::move(tasks)) {}
+  when_all_tuple_awaitable(when_all_tuple_awaitable&& other) noexcept
+      : tasks_(std::move(other.tasks_)), join_(std::exchange(other.join_, nullptr)) {}
+  when_all_tuple_awaitable& operator=(when_all_tuple_awaitable&&) = delete;
+  ~when_all_tuple_awaitable() {
+    if (join_) join_->release();
+  }
+
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(std::coroutine_handle<> h) {
+    join_ = pool_new<join>();
+    [this]<std::size_t... I>(std::index_sequence<I...>) {
+      (asyncshift::start(std::move(std::get<I>(tasks_)),
+             detached_callback<std::tuple_element_t<I, std::tuple<T...>>>::type::borrow(join_->template sink<I>())),
+       ...);
+    }(std::index_sequence_for<T...>{});
+    return join_->suspend(h);
+  }
+  auto await_resume() {
+    if constexpr (Settled) {
+      if (join_->failed()) return result<values_type>(std::move(join_->failure()));
+      return result<values_type>(error{}, join_->take_values());
+    } else {
+      if (join_->failed()) throw error_exception(std::move(join_->failure()));
+      return join_->take_values();
+    }
+  }
+
+  when_all_tuple_awaitable<true, T...> settled() && noexcept { return when_all_tuple_awaitable<true, T...>(std::move(tasks_)); }
+
+private:
+  std::tuple<task<T>...> tasks_;
+  join* join_ = nullptr;
+};
+
+} // namespace detail
+
+/// Starts every task at once (when awaited) and yields their values in order
+/// (nothing for task<void>); the first error completes the await (thrown as
+/// error_exception). Nothing is cancelled: the other tasks run to their end,
+/// detached; their frames are freed when they finish.
+template <class T>
+detail::when_all_awaitable<T, false> when_all(std::vector<task<T>> tasks) {
+  return detail::when_all_awaitable<T, false>(std::move(tasks));
+}
+
+/// As above for tasks of different types: yields a tuple (std::monostate for
+/// a void task).
+template <class... T>
+  requires(sizeof...(T) > 0)
+detail::when_all_tuple_awaitable<false, T...> when_all(task<T>... tasks) {
+  return detail::when_all_tuple_awaitable<false, T...>(std::tuple<task<T>...>(std::move(tasks)...));
+}
+
+/// Awaiting settle(when_all(...)) yields the outcome as a value: an error,
+/// or result<std::vector<V>> / result<std::tuple<...>>.
+template <class T>
+detail::when_all_awaitable<T, true> settle(detail::when_all_awaitable<T, false>&& a) noexcept {
+  return std::move(a).settled();
+}
+template <class... T>
+detail::when_all_tuple_awaitable<true, T...> settle(detail::when_all_tuple_awaitable<false, T...>&& a) noexcept {
+  return std::move(a).settled();
 }
 
 } // namespace asyncshift

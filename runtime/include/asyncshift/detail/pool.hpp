@@ -16,6 +16,19 @@
 #include <cstdlib>
 #include <new>
 
+// Under AddressSanitizer (or with ASYNCSHIFT_NO_POOL) every block goes
+// straight to malloc and free: a recycling pool would hide a use after free
+// from the sanitizer. The counters still count.
+#if !defined(ASYNCSHIFT_NO_POOL)
+#if defined(__SANITIZE_ADDRESS__)
+#define ASYNCSHIFT_NO_POOL 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define ASYNCSHIFT_NO_POOL 1
+#endif
+#endif
+#endif
+
 namespace asyncshift::detail {
 
 /// Per-thread allocation counters. `live_bytes`/`peak_live_bytes` count the
@@ -74,6 +87,11 @@ constinit inline thread_local pool_state tl_pool{};
 
 /// Allocates \p n bytes, 16-byte aligned, from this thread's pool.
 inline void* pool_allocate(std::size_t n) {
+#ifdef ASYNCSHIFT_NO_POOL
+  note_alloc(n <= pool_max_block ? (n + pool_granule - 1) / pool_granule * pool_granule : n);
+  if (void* p = std::malloc(n ? n : 1)) return p;
+  throw std::bad_alloc();
+#endif
   if (n > pool_max_block) {
     note_alloc(n);
     void* big = std::malloc(n);
@@ -92,6 +110,11 @@ inline void* pool_allocate(std::size_t n) {
 
 /// Returns a block of \p n bytes (the size it was allocated with).
 inline void pool_deallocate(void* p, std::size_t n) noexcept {
+#ifdef ASYNCSHIFT_NO_POOL
+  note_free(n <= pool_max_block ? (n + pool_granule - 1) / pool_granule * pool_granule : n);
+  std::free(p);
+  return;
+#endif
   if (n > pool_max_block) {
     note_free(n);
     std::free(p);

@@ -1,0 +1,108 @@
+// What promise.hpp and future.hpp share: how a state stores its outcome (a
+// value or an error, in one union), and how a user's handler is called with
+// a value or an error whatever it declared (by value, by reference, or
+// nothing), moving the value when nobody else can see it.
+#pragma once
+
+#include "asyncshift/error.hpp"
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+namespace asyncshift::detail {
+
+/// Stands in for the value of a void operation, so states need no
+/// specialisation for void.
+struct empty_value {};
+
+template <class T>
+using stored_t = std::conditional_t<std::is_void_v<T>, empty_value, T>;
+
+enum class outcome_status : std::uint8_t {
+  pending,
+  fulfilled,
+  rejected,
+  /// The outcome was moved out to the one consumer (futures only).
+  taken,
+};
+
+/// Handlers are called with a value if they take one; a handler of a
+/// non-void operation may also take nothing and ignore it.
+template <class T, class F>
+constexpr bool takes_value() {
+  if constexpr (std::is_void_v<T>)
+    return false;
+  else
+    return std::is_invocable_v<F&, T&&> || std::is_invocable_v<F&, T&> || std::is_invocable_v<F&, const T&>;
+}
+
+template <class T, class F, bool = takes_value<T, F>()>
+struct value_call {
+  using type = std::invoke_result_t<F&>;
+};
+template <class T, class F>
+struct value_call<T, F, true> {
+  using type = typename std::conditional_t<std::is_invocable_v<F&, T&&>, std::invoke_result<F&, T&&>,
+                                           std::conditional_t<std::is_invocable_v<F&, T&>, std::invoke_result<F&, T&>,
+                                                              std::invoke_result<F&, const T&>>>::type;
+};
+
+/// What calling handler \p F with the value of a T operation returns.
+template <class T, class F>
+using value_result_t = typename value_call<T, F>::type;
+
+/// Calls \p f with \p v: moved when \p may_move (nobody else will read it),
+/// otherwise as a const reference, or as a copy when f wants an rvalue or a
+/// mutable reference.
+template <class T, class F>
+value_result_t<T, F> invoke_with_value(F& f, stored_t<T>& v, bool may_move) {
+  if constexpr (!takes_value<T, F>()) {
+    (void)v;
+    (void)may_move;
+    return f();
+  } else if constexpr (std::is_invocable_v<F&, T&&> && std::is_invocable_v<F&, const T&>) {
+    if (may_move) return f(std::move(v));
+    return f(std::as_const(v));
+  } else if constexpr (std::is_invocable_v<F&, T&&>) {
+    if (may_move) return f(std::move(v));
+    return f(T(std::as_const(v)));
+  } else if constexpr (std::is_invocable_v<F&, T&>) {
+    if (may_move) return f(v);
+    T copy(std::as_const(v));
+    return f(copy);
+  } else {
+    (void)may_move;
+    return f(std::as_const(v));
+  }
+}
+
+template <class G>
+constexpr bool takes_error() {
+  return std::is_invocable_v<G&, error&&> || std::is_invocable_v<G&, error&> || std::is_invocable_v<G&, const error&>;
+}
+
+template <class G>
+using error_result_t = typename std::conditional_t<takes_error<G>(), std::invoke_result<G&, error&&>, std::invoke_result<G&>>::type;
+
+/// Calls error handler \p g with \p e (moved when \p may_move), or with
+/// nothing if it takes nothing.
+template <class G>
+error_result_t<G> invoke_with_error(G& g, error& e, bool may_move) {
+  if constexpr (!takes_error<G>()) {
+    (void)e;
+    (void)may_move;
+    return g();
+  } else if constexpr (std::is_invocable_v<G&, error&&>) {
+    if (may_move) return g(std::move(e));
+    return g(error(e));
+  } else {
+    (void)may_move;
+    return g(e);
+  }
+}
+
+/// Marks "no handler here": the outcome passes through unchanged.
+struct pass_through {};
+
+} // namespace asyncshift::detail

@@ -1,0 +1,969 @@
+// asyncshift::future<T> — a move-only future with one continuation, run inline.
+//
+// Unlike promise<T> (JavaScript semantics: shared, any number of reactions,
+// always from a microtask), a future has exactly one consumer, and its
+// continuation runs in the call that delivers the value: no queue, no copy.
+// This is the folly/seastar/Boost.Thread kind of future, single-threaded.
+//
+// Costs. `f.then(g)` on a pending future is one pooled allocation: the
+// derived state embeds the continuation waiting on `f` and `g`. On a ready
+// future it allocates nothing new when g returns a future (that future is the
+// result) or a value of the same type (the state is re-used). A state is also
+// a callback handler, so make_future hands the operation a callback pointing
+// at the state. When a handler returns a pending future q and the derived
+// future's own consumer is already attached (a chain built in advance), that
+// consumer moves to q and the derived state goes away: q's value reaches it
+// in one step. Otherwise the derived state re-uses its continuation to wait
+// on q. A chain of continuations that
+// complete one another runs in a loop (each continuation returns the next one
+// to run), so a pre-built chain of a million `then`s completes in constant
+// stack.
+//
+// Errors are asyncshift::error; a handler that throws fails the derived
+// future (error_exception → its error, std::exception → what()).
+#pragma once
+
+#include "asyncshift/callback.hpp"
+#include "asyncshift/detail/outcome.hpp"
+#include "asyncshift/detail/pool.hpp"
+#include "asyncshift/error.hpp"
+#include "asyncshift/result.hpp"
+
+#include <cassert>
+#include <coroutine>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace asyncshift {
+
+template <class T = void>
+class future;
+
+namespace detail {
+
+template <class T>
+struct is_future : std::false_type {};
+template <class T>
+struct is_future<future<T>> : std::true_type {};
+
+template <class R>
+struct future_of {
+  using type = future<R>;
+};
+template <class U>
+struct future_of<future<U>> {
+  using type = future<U>;
+};
+/// The future a handler result R turns into: U, future<U> → future<U>; void → future<void>.
+template <class R>
+using future_of_t = typename future_of<std::remove_cvref_t<R>>::type;
+
+/// The one consumer of a future state. When the source settles, fire is
+/// called with one reference to the source passed in (fire releases it); it
+/// returns the next continuation to fire (whose source has settled, with one
+/// reference passed on), or nullptr. If the source dies unsettled, fire is
+/// called with source == nullptr (and must not throw).
+struct future_continuation {
+  future_continuation* (*fire)(future_continuation* self) = nullptr;
+  void* source = nullptr;
+};
+
+/// Tells \p c its source died unsettled.
+inline void abandon(future_continuation* c) noexcept {
+  c->source = nullptr;
+  c->fire(c);
+}
+
+/// Runs a chain of continuations in a loop, not by recursion.
+inline void run_continuations(future_continuation* c) {
+  while (c) c = c->fire(c);
+}
+
+/// The shared state of future<T>: the producer side (callbacks, or the
+/// continuation that computes it) and the consumer side (the future handle,
+/// or the continuation attached to it) each hold references.
+template <class T>
+class future_state : public handler_for<T> {
+public:
+  using value_type = stored_t<T>;
+
+  explicit future_state(const handler_ops_for<T>* ops) noexcept : handler_for<T>{ops} {}
+  future_state(const future_state&) = delete;
+  future_state& operator=(const future_state&) = delete;
+  ~future_state() {
+    if (status == outcome_status::fulfilled)
+      value.~value_type();
+    else if (status == outcome_status::rejected)
+      err.~error();
+    if (cont) [[unlikely]]
+      abandon(cont); // the producer went away without delivering
+  }
+
+  void add_ref() noexcept { ++this->refs; }
+  void release() noexcept {
+    if (--this->refs == 0) this->ops->destroy(this);
+  }
+  bool unique() const noexcept { return this->refs == 1; }
+  bool pending() const noexcept { return status == outcome_status::pending; }
+
+  /// Stores a value (no continuation runs: see deliver()).
+  template <class... V>
+  void set_value(V&&... v) {
+    ::new (static_cast<void*>(std::addressof(value))) value_type(static_cast<V&&>(v)...);
+    status = outcome_status::fulfilled;
+  }
+  void set_error(error e) noexcept {
+    ::new (static_cast<void*>(std::addressof(err))) error(std::move(e));
+    status = outcome_status::rejected;
+  }
+  /// Clears a settled outcome (before re-using the state for another one).
+  void clear() noexcept {
+    if (status == outcome_status::fulfilled)
+      value.~value_type();
+    else if (status == outcome_status::rejected)
+      err.~error();
+    status = outcome_status::taken;
+  }
+
+  /// Runs the continuation, if one is attached, after the state settled.
+  void deliver() {
+    if (future_continuation* c = cont) {
+      cont = nullptr;
+      add_ref(); // passed to c->fire
+      run_continuations(c);
+    }
+  }
+
+  /// The callback-handler entry (make_future): `cb(err)` fails, `cb({}, v)` fulfills.
+  template <class... V>
+  static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
+    auto* s = static_cast<future_state*>(h);
+    if (s->status != outcome_status::pending) return; // a second call (a bug; asserted in callback)
+    if (e)
+      s->set_error(std::move(e));
+    else
+      s->set_value(static_cast<V&&>(v)...);
+    s->deliver();
+  }
+
+  outcome_status status = outcome_status::pending;
+  /// Free for the derived state's own use (it sits in padding).
+  bool derived_flag = false;
+  future_continuation* cont = nullptr;
+  union {
+    value_type value;
+    error err;
+  };
+};
+
+template <class T, class Base>
+constexpr handler_ops_for<T> future_state_ops(void (*destroy)(handler_for<T>*) noexcept) noexcept {
+  if constexpr (std::is_void_v<T>)
+    return {&Base::template on_callback<>, destroy};
+  else
+    return {&Base::template on_callback<T>, destroy};
+}
+
+/// A future settled by a callback (make_future) or made ready.
+template <class T>
+class basic_future_state final : public future_state<T> {
+public:
+  basic_future_state() noexcept : future_state<T>(&ops_) {}
+
+private:
+  static void destroy(handler_for<T>* h) noexcept { pool_delete(static_cast<basic_future_state*>(h)); }
+  static constexpr handler_ops_for<T> ops_ = future_state_ops<T, future_state<T>>(&destroy);
+};
+
+template <class F>
+struct future_tap_error {
+  F f;
+};
+template <class H>
+struct is_future_tap : std::false_type {};
+template <class F>
+struct is_future_tap<future_tap_error<F>> : std::true_type {};
+
+/// Calls a handler on the outcome of \p src (a settled future_state<T>) and
+/// reports what it returned through \p sink: sink.value(args...),
+/// sink.error(e) or sink.adopt(future<U>). Shared by then on a pending
+/// future (the sink is the derived state) and on a ready one.
+template <class T, class OnValue, class OnError, class Sink>
+void run_handler(future_state<T>& src, OnValue& on_value, OnError& on_error, Sink& sink) {
+  auto settle_with = [&](auto&& call) {
+    using R = decltype(call());
+    try {
+      if constexpr (std::is_void_v<R>) {
+        call();
+        sink.value();
+      } else if constexpr (is_future<std::remove_cvref_t<R>>::value) {
+        sink.adopt(call());
+      } else {
+        std::remove_cvref_t<R> r = call();
+        sink.value(std::move(r));
+      }
+    } catch (...) {
+      sink.error(error_from_current_exception());
+    }
+  };
+  if (src.status == outcome_status::fulfilled) {
+    if constexpr (std::is_same_v<OnValue, pass_through>)
+      sink.pass(src);
+    else
+      settle_with([&]() -> decltype(auto) { return invoke_with_value<T>(on_value, src.value, true); });
+  } else if constexpr (std::is_same_v<OnError, pass_through>) {
+    sink.pass(src);
+  } else if constexpr (is_future_tap<OnError>::value) {
+    try {
+      if constexpr (std::is_invocable_v<decltype(on_error.f)&, const error&>)
+        (void)on_error.f(std::as_const(src.err));
+      else
+        (void)on_error.f();
+    } catch (...) {
+      sink.error(error_from_current_exception());
+      return;
+    }
+    sink.pass(src);
+  } else {
+    settle_with([&]() -> decltype(auto) { return invoke_with_error(on_error, src.err, true); });
+  }
+}
+
+/// The state of `f.then(on_value, on_error)` on a pending future: a
+/// future<U> that is also the continuation of f's state.
+template <class T, class U, class OnValue, class OnError>
+class then_fstate final : public future_state<U>, public future_continuation {
+public:
+  template <class V, class E>
+  then_fstate(V&& v, E&& e) : future_state<U>(&ops_) {
+    ::new (static_cast<void*>(std::addressof(handlers_))) handlers{static_cast<V&&>(v), static_cast<E&&>(e)};
+    this->derived_flag = true; // the handlers are alive
+    this->fire = &fire_then;
+  }
+  ~then_fstate() {
+    if (this->derived_flag) handlers_.~handlers();
+  }
+
+private:
+  struct handlers {
+    [[no_unique_address]] OnValue on_value;
+    [[no_unique_address]] OnError on_error;
+  };
+
+  void drop_handlers() noexcept {
+    if (this->derived_flag) {
+      this->derived_flag = false;
+      handlers_.~handlers();
+    }
+  }
+
+  /// Receives what the handler produced.
+  struct sink {
+    then_fstate* self;
+    bool forwarded = false;
+    template <class... V>
+    void value(V&&... v) {
+      static_assert(sizeof...(V) != 0 || std::is_void_v<U>, "this handler must return a value or a future, like the other one");
+      self->drop_handlers();
+      self->set_value(static_cast<V&&>(v)...);
+    }
+    void error(asyncshift::error e) noexcept {
+      self->drop_handlers();
+      if (self->pending()) self->set_error(std::move(e));
+    }
+    void pass(future_state<T>& src) {
+      self->drop_handlers();
+      if (src.status == outcome_status::rejected)
+        self->set_error(std::move(src.err));
+      else if constexpr (std::is_same_v<T, U>)
+        self->set_value(std::move(src.value));
+    }
+    void adopt(future<U> q);
+  };
+
+  static future_continuation* fire_then(future_continuation* c) {
+    auto* self = static_cast<then_fstate*>(c);
+    auto* src = static_cast<future_state<T>*>(c->source);
+    if (!src) [[unlikely]] { // the source died unsettled: so do we, unless someone holds us
+      self->drop_handlers();
+      self->release();
+      return nullptr;
+    }
+    sink out{self};
+    run_handler<T>(*src, self->handlers_.on_value, self->handlers_.on_error, out);
+    src->release();
+    if (out.forwarded) return nullptr; // self now belongs to the adopted future: do not touch it
+    return self->settled();
+  }
+
+  static future_continuation* fire_forward(future_continuation* c) {
+    auto* self = static_cast<then_fstate*>(c);
+    auto* src = static_cast<future_state<U>*>(c->source);
+    if (!src) [[unlikely]] {
+      self->release();
+      return nullptr;
+    }
+    if (src->status == outcome_status::fulfilled) {
+      try {
+        self->set_value(std::move(src->value));
+      } catch (...) {
+        self->set_error(error_from_current_exception());
+      }
+    } else {
+      self->set_error(std::move(src->err));
+    }
+    src->release();
+    return self->settled();
+  }
+
+  /// Hands our outcome on: to our continuation, with the reference our
+  /// producer held, or, with nobody waiting yet, drops that reference.
+  future_continuation* settled() noexcept {
+    if (future_continuation* next = this->cont) {
+      this->cont = nullptr;
+      return next;
+    }
+    this->release();
+    return nullptr;
+  }
+
+  static void destroy(handler_for<U>* h) noexcept { pool_delete(static_cast<then_fstate*>(h)); }
+  static constexpr handler_ops_for<U> ops_ = future_state_ops<U, future_state<U>>(&destroy);
+
+  union {
+    handlers handlers_;
+  };
+
+  template <class>
+  friend class asyncshift::future;
+};
+
+/// then_callback's continuation on a pending future.
+template <class T>
+struct callback_continuation final : future_continuation {
+  callback_t<T> cb;
+
+  explicit callback_continuation(callback_t<T> c) noexcept : cb(std::move(c)) { fire = &fire_it; }
+
+  static future_continuation* fire_it(future_continuation* c) {
+    auto* self = static_cast<callback_continuation*>(c);
+    auto* src = static_cast<future_state<T>*>(c->source);
+    callback_t<T> cb = std::move(self->cb);
+    pool_delete(self);
+    if (!src) return nullptr; // abandoned: the callback is never called, as in callback style
+    if (src->status == outcome_status::fulfilled) {
+      if constexpr (std::is_void_v<T>) {
+        src->release();
+        cb({});
+      } else {
+        T v(std::move(src->value));
+        src->release();
+        cb({}, std::move(v));
+      }
+    } else {
+      error e = std::move(src->err);
+      src->release();
+      cb(std::move(e));
+    }
+    return nullptr;
+  }
+};
+
+/// co_await on a future: the awaiter is the continuation (in the coroutine
+/// frame: no allocation). A ready future does not suspend; otherwise the
+/// coroutine resumes inline when the value arrives.
+template <class T, bool Settled>
+class future_awaiter : private future_continuation {
+public:
+  explicit future_awaiter(future_state<T>* s) noexcept : state_(s) {}
+  future_awaiter(future_awaiter&& other) noexcept : state_(std::exchange(other.state_, nullptr)) {}
+  future_awaiter& operator=(future_awaiter&&) = delete;
+  ~future_awaiter() {
+    if (state_) state_->release();
+  }
+
+  bool await_ready() const noexcept { return !state_->pending(); }
+  void await_suspend(std::coroutine_handle<> h) noexcept {
+    waiter_ = h;
+    fire = &resume; // never abandoned: we hold the state
+    source = state_;
+    state_->cont = this;
+  }
+  auto await_resume() {
+    future_state<T>& s = *state_;
+    const bool ok = s.status == outcome_status::fulfilled;
+    if constexpr (Settled) {
+      if constexpr (std::is_void_v<T>)
+        return ok ? error{} : std::move(s.err);
+      else if (ok)
+        return result<T>(error{}, std::move(s.value));
+      else
+        return result<T>(std::move(s.err));
+    } else {
+      if (!ok) [[unlikely]]
+        throw error_exception(std::move(s.err));
+      if constexpr (!std::is_void_v<T>) return T(std::move(s.value));
+    }
+  }
+
+private:
+  static future_continuation* resume(future_continuation* c) {
+    auto* self = static_cast<future_awaiter*>(c);
+    self->state_->release(); // the reference passed in; ours keeps the state
+    self->waiter_.resume();
+    return nullptr;
+  }
+
+  future_state<T>* state_;
+  std::coroutine_handle<> waiter_;
+};
+
+} // namespace detail
+
+/// A move-only future of a T with one inline continuation (see the top of this file).
+template <class T>
+class future {
+public:
+  using value_type = T;
+  using state_type = detail::future_state<T>;
+
+  /// An empty future (valid() is false).
+  future() noexcept = default;
+  /// Adopts one reference to \p s.
+  explicit future(state_type* s) noexcept : s_(s) {}
+  future(future&& other) noexcept : s_(std::exchange(other.s_, nullptr)) {}
+  future& operator=(future&& other) noexcept {
+    if (this != &other) {
+      if (s_) s_->release();
+      s_ = std::exchange(other.s_, nullptr);
+    }
+    return *this;
+  }
+  future(const future&) = delete;
+  future& operator=(const future&) = delete;
+  ~future() {
+    if (s_) s_->release();
+  }
+
+  /// Runs \p on_value with the value (or nothing, if it takes nothing) when
+  /// it arrives, inline; the result is a future of what it returns (a
+  /// returned future is adopted). An error passes through. Consumes *this.
+  template <class F>
+  auto then(F on_value) && {
+    using U = typename detail::future_of_t<detail::value_result_t<T, F>>::value_type;
+    return take().template chain<U>(std::move(on_value), detail::pass_through{});
+  }
+  template <class F>
+  auto then(F on_value) & {
+    return std::move(*this).then(std::move(on_value));
+  }
+  /// As above, and \p on_error(error) handles an error, returning the same
+  /// kind of thing as \p on_value.
+  template <class F, class G>
+  auto then(F on_value, G on_error) && {
+    using U = typename detail::future_of_t<detail::value_result_t<T, F>>::value_type;
+    return take().template chain<U>(std::move(on_value), std::move(on_error));
+  }
+  template <class F, class G>
+  auto then(F on_value, G on_error) & {
+    return std::move(*this).then(std::move(on_value), std::move(on_error));
+  }
+  /// Handles an error: \p on_error(error) returns a T, a future<T>, or (for
+  /// future<void>) nothing. A value passes through.
+  template <class G>
+  future catch_error(G on_error) && {
+    return take().template chain<T>(detail::pass_through{}, std::move(on_error));
+  }
+  template <class G>
+  future catch_error(G on_error) & {
+    return std::move(*this).catch_error(std::move(on_error));
+  }
+  /// Runs \p f(const error&) on error (its result is ignored); the error
+  /// passes on unchanged. A value passes through.
+  template <class F>
+  future tap_error(F f) && {
+    return take().template chain<T>(detail::pass_through{}, detail::future_tap_error<F>{std::move(f)});
+  }
+  template <class F>
+  future tap_error(F f) & {
+    return std::move(*this).tap_error(std::move(f));
+  }
+
+  /// Delivers the outcome to \p cb (`cb({}, v)` or `cb(err)`): now if ready,
+  /// otherwise inline when it arrives. Consumes *this.
+  void then_callback(detail::callback_t<T> cb) && {
+    state_type* s = std::exchange(s_, nullptr);
+    assert(s && "then_callback on an empty future");
+    if (!s->pending()) {
+      if (s->status == detail::outcome_status::fulfilled) {
+        if constexpr (std::is_void_v<T>) {
+          s->release();
+          cb({});
+        } else {
+          T v(std::move(s->value));
+          s->release();
+          cb({}, std::move(v));
+        }
+      } else {
+        error e = std::move(s->err);
+        s->release();
+        cb(std::move(e));
+      }
+      return;
+    }
+    auto* c = detail::pool_new<detail::callback_continuation<T>>(std::move(cb));
+    c->source = s;
+    s->cont = c;
+    s->release(); // our handle's reference: the producers keep s alive
+  }
+  void then_callback(detail::callback_t<T> cb) & { std::move(*this).then_callback(std::move(cb)); }
+
+  /// Awaiting yields the value or throws error_exception; a ready future does
+  /// not suspend.
+  detail::future_awaiter<T, false> operator co_await() && noexcept { return detail::future_awaiter<T, false>(std::exchange(s_, nullptr)); }
+
+  bool valid() const noexcept { return s_ != nullptr; }
+  bool is_ready() const noexcept { return !s_->pending(); }
+  bool has_value() const noexcept { return s_->status == detail::outcome_status::fulfilled; }
+  bool has_error() const noexcept { return s_->status == detail::outcome_status::rejected; }
+  /// The value of a ready future (throws error_exception if it failed). Consumes *this.
+  T get() && {
+    assert(s_ && is_ready() && "get() on a future that is not ready");
+    future f = std::move(*this);
+    if (f.has_error()) throw error_exception(f.s_->err);
+    if constexpr (!std::is_void_v<T>) return T(std::move(f.s_->value));
+  }
+  /// The error of a ready future (empty if it has a value).
+  const error& get_error() const noexcept {
+    static const error none;
+    return has_error() ? s_->err : none;
+  }
+
+  /// Low level: the state (no reference is taken or given).
+  state_type* state() const noexcept { return s_; }
+  /// Low level: gives up the reference (the caller releases it).
+  state_type* release() noexcept { return std::exchange(s_, nullptr); }
+
+private:
+  future take() noexcept { return future(std::exchange(s_, nullptr)); }
+
+  template <class U, class OnValue, class OnError>
+  future<U> chain(OnValue&& on_value, OnError&& on_error) &&;
+
+  template <class>
+  friend class future;
+
+  state_type* s_ = nullptr;
+};
+
+/// A future with a value.
+template <class T, class V>
+  requires(!std::is_void_v<T>)
+future<T> make_ready_future_of(V&& v) {
+  auto* s = detail::pool_new<detail::basic_future_state<T>>();
+  future<T> f(s);
+  s->set_value(static_cast<V&&>(v));
+  return f;
+}
+template <class V>
+future<std::decay_t<V>> make_ready_future(V&& v) {
+  return make_ready_future_of<std::decay_t<V>>(static_cast<V&&>(v));
+}
+/// A ready future<void>.
+inline future<void> make_ready_future() {
+  auto* s = detail::pool_new<detail::basic_future_state<void>>();
+  s->set_value();
+  return future<void>(s);
+}
+/// A failed future.
+template <class T = void>
+future<T> make_failed_future(error e) {
+  auto* s = detail::pool_new<detail::basic_future_state<T>>();
+  s->set_error(std::move(e));
+  return future<T>(s);
+}
+
+template <class T, class U, class OnValue, class OnError>
+void detail::then_fstate<T, U, OnValue, OnError>::sink::adopt(future<U> q) {
+  self->drop_handlers();
+  future_state<U>* qs = q.release();
+  if (!qs) {
+    self->set_error(asyncshift::error("future: a handler returned an empty future"));
+    return;
+  }
+  if (!qs->pending()) {
+    if (qs->status == outcome_status::fulfilled)
+      self->set_value(std::move(qs->value));
+    else
+      self->set_error(std::move(qs->err));
+    qs->release();
+    return;
+  }
+  forwarded = true;
+  if (future_continuation* next = self->cont) {
+    // Our consumer is already waiting (a chain built in advance): give it to
+    // q, which will fire it directly. Nobody needs us any more: drop the
+    // reference our producer held (it is the last one: the consumer took our
+    // handle's). q's handle reference goes too; its producers keep it.
+    self->cont = nullptr;
+    next->source = qs;
+    qs->cont = next;
+    qs->release();
+    self->release();
+    return;
+  }
+  // Nobody waits on us yet: wait on q with our own continuation; q now holds
+  // the reference our producer held, and q's handle reference goes.
+  self->fire = &fire_forward;
+  self->source = qs;
+  qs->cont = self;
+  qs->release();
+}
+
+namespace detail {
+
+/// then on a ready future: runs the handler now. The result re-uses the
+/// source state when the types match and nobody else holds it.
+template <class T, class U, class OnValue, class OnError>
+struct ready_sink {
+  future_state<T>* src; // we hold one reference, given up to the result or released
+  future<U> out;
+
+  template <class... V>
+  void value(V&&... v) {
+    static_assert(sizeof...(V) != 0 || std::is_void_v<U>, "this handler must return a value or a future, like the other one");
+    if constexpr (std::is_same_v<T, U>) {
+      if (src->unique()) {
+        src->clear();
+        src->set_value(static_cast<V&&>(v)...);
+        out = future<U>(std::exchange(src, nullptr));
+        return;
+      }
+    }
+    auto* s = pool_new<basic_future_state<U>>();
+    s->set_value(static_cast<V&&>(v)...);
+    out = future<U>(s);
+  }
+  void error(asyncshift::error e) noexcept {
+    if constexpr (std::is_same_v<T, U>) {
+      if (src->unique()) {
+        src->clear();
+        src->set_error(std::move(e));
+        out = future<U>(std::exchange(src, nullptr));
+        return;
+      }
+    }
+    out = make_failed_future<U>(std::move(e));
+  }
+  void pass(future_state<T>& s) {
+    if constexpr (std::is_same_v<T, U>) {
+      (void)s;
+      out = future<U>(std::exchange(src, nullptr));
+    } else { // only an error passes between different types
+      out = make_failed_future<U>(std::move(s.err));
+    }
+  }
+  void adopt(future<U> q) { out = std::move(q); }
+};
+
+} // namespace detail
+
+template <class T>
+template <class U, class OnValue, class OnError>
+future<U> future<T>::chain(OnValue&& on_value, OnError&& on_error) && {
+  state_type* s = std::exchange(s_, nullptr);
+  assert(s && "then on an empty future");
+  if (!s->pending()) {
+    detail::ready_sink<T, U, std::decay_t<OnValue>, std::decay_t<OnError>> sink{s, {}};
+    detail::run_handler<T>(*s, on_value, on_error, sink);
+    if (sink.src) sink.src->release();
+    return std::move(sink.out);
+  }
+  using D = detail::then_fstate<T, U, std::decay_t<OnValue>, std::decay_t<OnError>>;
+  D* d = detail::pool_new<D>(static_cast<OnValue&&>(on_value), static_cast<OnError&&>(on_error));
+  future<U> result(d); // the handle's reference
+  d->add_ref();        // and the one s holds until it fires
+  d->source = s;
+  s->cont = d;
+  s->release(); // our handle's reference: the producers keep s alive
+  return result;
+}
+
+/// Starts a callback-style operation and returns a future of its outcome.
+/// \p start receives a callback<T> (callback<> for void) and is called at
+/// once; when the callback is called (even synchronously) the future becomes
+/// ready and its continuation, if any, runs inline. If \p start throws, the
+/// future fails (unless already ready).
+template <class T = void, class F>
+future<T> make_future(F&& start) {
+  using state = detail::basic_future_state<T>;
+  using callback_type = detail::callback_t<T>;
+  auto* s = detail::pool_new<state>();
+  future<T> f(s);
+  s->add_ref(); // the callback's reference
+  callback_type cb = callback_type::adopt_raw(reinterpret_cast<std::uintptr_t>(static_cast<detail::handler_for<T>*>(s)));
+  auto go = [&] {
+    if constexpr (std::is_invocable_v<F&, callback_type&&>)
+      start(std::move(cb));
+    else
+      start(cb);
+  };
+  if constexpr (std::is_nothrow_invocable_v<F&, callback_type&&>) {
+    go();
+  } else {
+    try {
+      go();
+    } catch (...) {
+      if (s->pending()) {
+        s->set_error(error_from_current_exception());
+        s->deliver();
+      }
+    }
+  }
+  return f;
+}
+
+/// The outcome of \p f as a value: a future that always succeeds, with an
+/// asyncshift::error (for future<void>; empty on success) or a result<T>.
+/// `co_await settle(f)` yields the value.
+template <class T>
+future<settled_t<T>> settle(future<T>&& f) {
+  if constexpr (std::is_void_v<T>)
+    return std::move(f).then([] { return error{}; }, [](error e) { return e; });
+  else
+    return std::move(f).then([](T&& v) { return result<T>(error{}, std::move(v)); },
+                             [](error e) { return result<T>(std::move(e)); });
+}
+template <class T>
+future<settled_t<T>> settle(future<T>& f) {
+  return settle(std::move(f));
+}
+
+// ---- when_all -------------------------------------------------------------
+
+namespace detail {
+
+/// What when_all over futures (or tasks) of T yields: std::vector<T>, or nothing for void.
+template <class T>
+using all_values_t = std::conditional_t<std::is_void_v<T>, void, std::vector<T>>;
+
+/// The element of a variadic when_all's tuple for a T: T, or std::monostate for void.
+template <class T>
+using tuple_element_for = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
+
+/// The state of when_all(std::vector<future<T>>): one continuation slot per
+/// input, each holding a reference to the join. The first error settles it;
+/// the other inputs run to their end and are ignored. The count starts at
+/// n + 1 so the setup finishes before the join can complete.
+template <class T>
+class future_join final : public future_state<all_values_t<T>> {
+  using R = all_values_t<T>;
+
+public:
+  explicit future_join(std::size_t n) : future_state<R>(&ops_), n_(n), remaining_(n + 1) {
+    if constexpr (!std::is_void_v<T>) values_.resize(n);
+    if (n) {
+      slots_ = static_cast<slot*>(pool_allocate(n * sizeof(slot)));
+      for (std::size_t i = 0; i < n; ++i) ::new (static_cast<void*>(slots_ + i)) slot{};
+    }
+  }
+  ~future_join() {
+    if (slots_) pool_deallocate(slots_, n_ * sizeof(slot));
+  }
+
+  static future<R> start(std::vector<future<T>>&& inputs) {
+    const std::size_t n = inputs.size();
+    auto* j = pool_new<future_join>(n);
+    future<R> result(j);
+    for (std::size_t i = 0; i < n; ++i) {
+      future_state<T>* s = inputs[i].release();
+      assert(s && "an empty future in when_all");
+      if (!s->pending()) {
+        j->report(i, *s);
+        s->release();
+        continue;
+      }
+      slot& sl = j->slots_[i];
+      sl.join = j;
+      sl.index = i;
+      sl.fire = &fire_slot;
+      sl.source = s;
+      j->add_ref();
+      s->cont = &sl;
+      s->release();
+    }
+    j->count_down(); // the setup's own count; nothing waits on j yet
+    return result;
+  }
+
+private:
+  struct slot : future_continuation {
+    future_join* join = nullptr;
+    std::size_t index = 0;
+  };
+
+  void report(std::size_t i, future_state<T>& s) {
+    if (s.status == outcome_status::rejected) {
+      if (this->pending()) this->set_error(std::move(s.err));
+    } else if constexpr (!std::is_void_v<T>) {
+      values_[i].emplace(std::move(s.value));
+    }
+    count_down();
+  }
+  void count_down() {
+    if (--remaining_ == 0 && this->pending()) {
+      if constexpr (std::is_void_v<T>) {
+        this->set_value();
+      } else {
+        std::vector<T> out;
+        out.reserve(n_);
+        for (auto& v : values_) out.push_back(std::move(*v));
+        this->set_value(std::move(out));
+      }
+    }
+  }
+
+  static future_continuation* fire_slot(future_continuation* c) {
+    auto* sl = static_cast<slot*>(c);
+    future_join* j = sl->join;
+    auto* src = static_cast<future_state<T>*>(c->source);
+    if (!src) [[unlikely]] { // this input died unsettled
+      j->release();
+      return nullptr;
+    }
+    const bool was_pending = j->pending();
+    j->report(sl->index, *src);
+    src->release();
+    if (was_pending && !j->pending()) {
+      if (future_continuation* next = j->cont) { // our reference on j goes with it
+        j->cont = nullptr;
+        return next;
+      }
+    }
+    j->release();
+    return nullptr;
+  }
+
+  static void destroy(handler_for<R>* h) noexcept { pool_delete(static_cast<future_join*>(h)); }
+  static constexpr handler_ops_for<R> ops_ = future_state_ops<R, future_state<R>>(&destroy);
+
+  std::size_t n_;
+  std::size_t remaining_;
+  slot* slots_ = nullptr;
+  std::conditional_t<std::is_void_v<T>, empty_value, std::vector<std::optional<T>>> values_;
+};
+
+/// The state of the variadic when_all(future<A>, future<B>, ...).
+template <class... T>
+class future_tuple_join final : public future_state<std::tuple<tuple_element_for<T>...>> {
+  using R = std::tuple<tuple_element_for<T>...>;
+  static constexpr std::size_t n = sizeof...(T);
+
+public:
+  future_tuple_join() : future_state<R>(&ops_) {}
+
+  static future<R> start(future<T>&&... inputs) {
+    auto* j = pool_new<future_tuple_join>();
+    future<R> result(j);
+    [&]<std::size_t... I>(std::index_sequence<I...>) { (j->template attach<I>(std::move(inputs)), ...); }(std::index_sequence_for<T...>{});
+    j->count_down();
+    return result;
+  }
+
+private:
+  template <std::size_t I>
+  using input_t = std::tuple_element_t<I, std::tuple<T...>>;
+
+  struct slot : future_continuation {
+    future_tuple_join* join = nullptr;
+  };
+
+  template <std::size_t I>
+  void attach(future<input_t<I>>&& f) {
+    future_state<input_t<I>>* s = f.release();
+    assert(s && "an empty future in when_all");
+    if (!s->pending()) {
+      report<I>(*s);
+      s->release();
+      return;
+    }
+    slot& sl = slots_[I];
+    sl.join = this;
+    sl.fire = &fire_slot<I>;
+    sl.source = s;
+    this->add_ref();
+    s->cont = &sl;
+    s->release();
+  }
+
+  template <std::size_t I>
+  void report(future_state<input_t<I>>& s) {
+    if (s.status == outcome_status::rejected) {
+      if (this->pending()) this->set_error(std::move(s.err));
+    } else if constexpr (!std::is_void_v<input_t<I>>) {
+      std::get<I>(values_).emplace(std::move(s.value));
+    } else {
+      std::get<I>(values_).emplace();
+    }
+    count_down();
+  }
+  void count_down() {
+    if (--remaining_ == 0 && this->pending())
+      this->set_value(std::apply([](auto&... v) { return R(std::move(*v)...); }, values_));
+  }
+
+  template <std::size_t I>
+  static future_continuation* fire_slot(future_continuation* c) {
+    auto* sl = static_cast<slot*>(c);
+    future_tuple_join* j = sl->join;
+    auto* src = static_cast<future_state<input_t<I>>*>(c->source);
+    if (!src) [[unlikely]] {
+      j->release();
+      return nullptr;
+    }
+    const bool was_pending = j->pending();
+    j->template report<I>(*src);
+    src->release();
+    if (was_pending && !j->pending()) {
+      if (future_continuation* next = j->cont) {
+        j->cont = nullptr;
+        return next;
+      }
+    }
+    j->release();
+    return nullptr;
+  }
+
+  static void destroy(handler_for<R>* h) noexcept { pool_delete(static_cast<future_tuple_join*>(h)); }
+  static constexpr handler_ops_for<R> ops_ = future_state_ops<R, future_state<R>>(&destroy);
+
+  std::size_t remaining_ = n + 1;
+  slot slots_[n];
+  std::tuple<std::optional<tuple_element_for<T>>...> values_;
+};
+
+} // namespace detail
+
+/// Waits for every future: the values in order (nothing, for void), or the
+/// first error. Nothing is cancelled: the others run to their end.
+template <class T>
+future<detail::all_values_t<T>> when_all(std::vector<future<T>> fs) {
+  return detail::future_join<T>::start(std::move(fs));
+}
+
+/// Waits for futures of different types: a tuple of their values
+/// (std::monostate for a void one), or the first error.
+template <class... T>
+  requires(sizeof...(T) > 0)
+future<std::tuple<detail::tuple_element_for<T>...>> when_all(future<T>... fs) {
+  return detail::future_tuple_join<T...>::start(std::move(fs)...);
+}
+
+} // namespace asyncshift

@@ -1,0 +1,974 @@
+// asyncshift::promise<T> — JavaScript promises (Promises/A+) on the loop.
+//
+// A promise is a copyable handle on a reference-counted state. Any number of
+// reactions (then, catch_error, finally, then_callback, co_await, all...) may
+// wait on one state; every reaction runs from the loop's microtask queue, in
+// the order it was registered, in the async context its registration ran in
+// (AsyncLocalStorage semantics), never synchronously, even when the promise
+// is already settled. A handler that returns a promise is flattened: the
+// derived promise adopts the returned one's outcome.
+//
+// Costs, because the benchmark compares styles. `p.then(f)` is one pooled
+// allocation: the derived promise's state embeds both the reaction waiting on
+// `p` and `f`. A state is also a callback handler, so make_promise hands the
+// operation a callback pointing at the state itself (no extra block). When a
+// handler returns a pending promise q, the derived state does not wait on q
+// and copy its outcome when it comes (JavaScript spends two extra microtasks
+// there): it hands its reactions to q and becomes an alias of q (bluebird's
+// "following" promises), so q's settlement runs them directly. A value is
+// moved to a handler when the state has no other reader.
+//
+// Rejections carry asyncshift::error. A handler that throws rejects the
+// derived promise (error_exception → its error, std::exception → what()).
+// A rejection that no reaction ever handled is reported on stderr when the
+// loop's run() ends and counted in loop::unhandled_rejections().
+#pragma once
+
+#include "asyncshift/callback.hpp"
+#include "asyncshift/context.hpp"
+#include "asyncshift/detail/outcome.hpp"
+#include "asyncshift/detail/pool.hpp"
+#include "asyncshift/error.hpp"
+#include "asyncshift/loop.hpp"
+#include "asyncshift/result.hpp"
+
+#include <cassert>
+#include <coroutine>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <memory>
+#include <new>
+#include <optional>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace asyncshift {
+
+template <class T = void>
+class promise;
+
+namespace detail {
+
+template <class T>
+struct is_promise : std::false_type {};
+template <class T>
+struct is_promise<promise<T>> : std::true_type {};
+
+/// The promise a handler result R turns into: U, promise<U> → promise<U>; void → promise<void>.
+template <class R>
+struct promise_of {
+  using type = promise<R>;
+};
+template <class U>
+struct promise_of<promise<U>> {
+  using type = promise<U>;
+};
+/// A+ 2.3.3's thenable, in C++: anything that is not a promise but can
+/// deliver its outcome to a callback (`x.then_callback(cb)`), a future<T> for
+/// one. A handler that returns one is assimilated like a returned promise.
+template <class R>
+concept thenable = !is_promise<R>::value && requires { typename R::value_type; } &&
+                   requires(R x, callback_t<typename R::value_type> cb) { std::move(x).then_callback(std::move(cb)); };
+template <class R>
+  requires thenable<R>
+struct promise_of<R> {
+  using type = promise<typename R::value_type>;
+};
+template <class R>
+using promise_of_t = typename promise_of<std::remove_cvref_t<R>>::type;
+
+/// A continuation waiting on a promise state. When the state settles, it
+/// sets `source`, takes a reference on itself for the reaction, and queues
+/// `fire` as a microtask (in context `ctx`); `fire` must release that
+/// reference. If the state dies unsettled, `fire` is called synchronously
+/// with source == nullptr. (`next` links the state's pending reactions; a
+/// reaction leaves the list before it gets a source, so they share a word.)
+struct promise_reaction {
+  union {
+    promise_reaction* next = nullptr;
+    void* source;
+  };
+  void (*fire)(void* self) = nullptr;
+  context* ctx = nullptr;
+};
+
+/// A state whose status is this follows `target`: it adopted that pending
+/// promise and gave it its reactions.
+inline constexpr outcome_status aliased = outcome_status::taken;
+
+/// The shared state of promise<T>. It is also the handler of a callback<T>
+/// (make_promise), and its reference count is the handler's: promise handles,
+/// callbacks, pending reactions' sources and queued reactions each hold one.
+template <class T>
+class promise_state : public handler_for<T> {
+public:
+  using value_type = stored_t<T>;
+
+  explicit promise_state(const handler_ops_for<T>* ops) noexcept : handler_for<T>{ops} {}
+  promise_state(const promise_state&) = delete;
+  promise_state& operator=(const promise_state&) = delete;
+
+  ~promise_state() {
+    if (status == outcome_status::fulfilled) [[likely]] {
+      value.~value_type(); // a settled state has no reactions left
+      return;
+    }
+    destroy_unusual();
+  }
+
+  /// The rest of the destructor: a rejected, aliased or never settled state.
+  [[gnu::noinline]] void destroy_unusual() noexcept {
+    if (status == outcome_status::rejected) {
+      err.~error();
+      return;
+    }
+    if (status == aliased) {
+      // Release the alias chain in a loop: a million promises that adopted
+      // one another must not be freed by a million nested destructors.
+      promise_state* t = target;
+      while (--t->refs == 0) {
+        promise_state* next = t->status == aliased ? t->target : nullptr;
+        if (next) t->status = outcome_status::pending; // so its destructor leaves next to us
+        t->ops->destroy(t);
+        if (!next) break;
+        t = next;
+      }
+    }
+    // Unsettled: the reactions will never run; let them release what they hold.
+    promise_reaction* r = reactions;
+    while (r) {
+      promise_reaction* next = r->next;
+      r->source = nullptr;
+      r->fire(r);
+      r = next;
+    }
+  }
+
+  void add_ref() noexcept { ++this->refs; }
+  void release() noexcept {
+    if (--this->refs == 0) this->ops->destroy(this);
+  }
+  /// Nobody but the caller can read the outcome: it may be moved.
+  bool unique() const noexcept { return this->refs == 1; }
+  bool pending() const noexcept { return status == outcome_status::pending; }
+
+  /// The state that settles for this one: itself, or the end of its alias chain.
+  promise_state* final_state() noexcept {
+    promise_state* s = this;
+    while (s->status == aliased) s = s->target;
+    return s;
+  }
+
+  template <class... V>
+  void fulfill(V&&... v) {
+    if (status != outcome_status::pending) return; // A+ 2.3.3.3.3: the first resolution wins
+    ::new (static_cast<void*>(std::addressof(value))) value_type(static_cast<V&&>(v)...);
+    status = outcome_status::fulfilled;
+    flush();
+  }
+
+  void reject(error e) noexcept {
+    if (status != outcome_status::pending) return;
+    ::new (static_cast<void*>(std::addressof(err))) error(std::move(e));
+    status = outcome_status::rejected;
+    if (!handled) watch_unhandled();
+    flush();
+  }
+
+  /// Settles with the outcome of \p src (settled), moving it when \p src has
+  /// no other reader.
+  void settle_from(promise_state& src) {
+    if (src.status == outcome_status::fulfilled) {
+      if (src.unique())
+        fulfill(std::move(src.value));
+      else
+        fulfill(std::as_const(src.value));
+    } else {
+      reject(src.unique() ? std::move(src.err) : error(src.err));
+    }
+  }
+
+  /// Registers \p r (its fire and ctx set); runs it later, or queues it now
+  /// when already settled.
+  void attach(promise_reaction* r) {
+    promise_state* s = this;
+    if (status == aliased) [[unlikely]]
+      s = final_state();
+    s->handled = true;
+    if (s->status == outcome_status::pending) {
+      r->next = s->reactions;
+      s->reactions = r;
+    } else {
+      s->schedule(r);
+    }
+  }
+
+  /// Makes this (pending) state follow \p q (pending, final): our reactions
+  /// run after q's own, when q settles, and later ones attach to q.
+  void alias_to(promise_state* q) noexcept {
+    if (promise_reaction* r = reactions) {
+      while (r->next) r = r->next; // ours are newest first: they go in front of q's
+      r->next = q->reactions;
+      q->reactions = reactions;
+      reactions = nullptr;
+    }
+    q->handled = q->handled || handled;
+    q->add_ref();
+    target = q;
+    status = aliased;
+  }
+
+  /// The callback-handler entry: `cb(err)` rejects, `cb({}, v)` fulfills.
+  template <class... V>
+  static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
+    auto* s = static_cast<promise_state*>(h);
+    if (e)
+      s->reject(std::move(e));
+    else
+      s->fulfill(static_cast<V&&>(v)...);
+  }
+
+  outcome_status status = outcome_status::pending;
+  /// A reaction was attached at some point: a rejection is not "unhandled".
+  bool handled = false;
+  /// Free for the derived state's own use (it sits in padding).
+  bool derived_flag = false;
+  /// Pending reactions, newest first (flush reverses them).
+  promise_reaction* reactions = nullptr;
+  union {
+    value_type value;
+    error err;
+    promise_state* target; // status == aliased
+  };
+
+private:
+  void schedule(promise_reaction* r) {
+    add_ref();
+    r->source = this;
+    loop::current().queue_microtask(r->fire, r, r->ctx);
+  }
+
+  void flush() {
+    promise_reaction* r = reactions;
+    if (!r) return;
+    reactions = nullptr;
+    if (!r->next) [[likely]] { // one reaction: the common case
+      schedule(r);
+      return;
+    }
+    promise_reaction* ordered = nullptr;
+    while (r) {
+      promise_reaction* next = r->next;
+      r->next = ordered;
+      ordered = r;
+      r = next;
+    }
+    while (ordered) {
+      promise_reaction* next = ordered->next;
+      schedule(ordered);
+      ordered = next;
+    }
+  }
+
+  void watch_unhandled() {
+    add_ref();
+    loop::current().watch_rejection(this, &check_unhandled);
+  }
+  static bool check_unhandled(void* p, bool report) {
+    auto* s = static_cast<promise_state*>(p);
+    const bool unhandled = report && !s->handled;
+    if (unhandled) std::fprintf(stderr, "asyncshift: unhandled promise rejection: %s\n", s->err.message().c_str());
+    s->release();
+    return unhandled;
+  }
+};
+
+/// The handler-ops table of a concrete state class: callbacks settle it
+/// through Base::on_callback, and \p destroy frees it (the concrete class's
+/// own static function: it knows its size).
+template <class T, class Base>
+constexpr handler_ops_for<T> state_ops(void (*destroy)(handler_for<T>*) noexcept) noexcept {
+  if constexpr (std::is_void_v<T>)
+    return {&Base::template on_callback<>, destroy};
+  else
+    return {&Base::template on_callback<T>, destroy};
+}
+
+/// A promise settled by a callback (make_promise) or made settled (resolve, reject).
+template <class T>
+class basic_promise_state final : public promise_state<T> {
+public:
+  basic_promise_state() noexcept : promise_state<T>(&ops_) {}
+
+private:
+  static void destroy(handler_for<T>* h) noexcept { pool_delete(static_cast<basic_promise_state*>(h)); }
+  static constexpr handler_ops_for<T> ops_ = state_ops<T, promise_state<T>>(&destroy);
+};
+
+/// tap_error's handler: sees the error, which then passes on unchanged.
+template <class F>
+struct tap_error_handler {
+  F f;
+};
+/// finally's handler (one that returns nothing): runs on either outcome,
+/// which then passes on unchanged.
+template <class F>
+struct finally_handler {
+  F f;
+};
+template <class H>
+struct is_tap : std::false_type {};
+template <class F>
+struct is_tap<tap_error_handler<F>> : std::true_type {};
+template <class H>
+struct is_finally : std::false_type {};
+template <class F>
+struct is_finally<finally_handler<F>> : std::true_type {};
+
+/// The state of `source.then(on_value, on_error)`: a promise<U> that is also
+/// the reaction waiting on the source (a promise<T>), with the handlers
+/// inline. pass_through in either slot propagates that outcome unchanged.
+template <class T, class U, class OnValue, class OnError>
+class then_state final : public promise_state<U>, public promise_reaction {
+public:
+  template <class V, class E>
+  then_state(V&& v, E&& e) : promise_state<U>(&ops_) {
+    ::new (static_cast<void*>(std::addressof(handlers_))) handlers{static_cast<V&&>(v), static_cast<E&&>(e)};
+    this->derived_flag = true; // the handlers are alive
+    this->fire = &fire_reaction;
+  }
+  ~then_state() {
+    if (this->derived_flag) handlers_.~handlers();
+  }
+
+private:
+  struct handlers {
+    [[no_unique_address]] OnValue on_value;
+    [[no_unique_address]] OnError on_error;
+  };
+
+  void drop_handlers() noexcept {
+    if (this->derived_flag) {
+      this->derived_flag = false;
+      handlers_.~handlers();
+    }
+  }
+
+  static void fire_reaction(void* p) {
+    auto* self = static_cast<then_state*>(static_cast<promise_reaction*>(p));
+    auto* src = static_cast<promise_state<T>*>(self->source);
+    if (!src) [[unlikely]] { // the source died unsettled: so do we, unless someone holds us
+      self->drop_handlers();
+      self->release();
+      return;
+    }
+    if (src->status == outcome_status::fulfilled)
+      self->on_fulfilled(*src);
+    else
+      self->on_rejected(*src);
+    src->release();
+    self->release();
+  }
+
+  void on_fulfilled(promise_state<T>& src) {
+    if constexpr (is_finally<OnValue>::value) {
+      run_finally(src);
+    } else if constexpr (std::is_same_v<OnValue, pass_through>) {
+      drop_handlers();
+      pass_on(src);
+    } else {
+      run([&]() -> decltype(auto) { return invoke_with_value<T>(handlers_.on_value, src.value, src.unique()); });
+    }
+  }
+
+  void on_rejected(promise_state<T>& src) {
+    if constexpr (is_finally<OnValue>::value) {
+      run_finally(src);
+    } else if constexpr (std::is_same_v<OnError, pass_through>) {
+      drop_handlers();
+      pass_on(src);
+    } else if constexpr (is_tap<OnError>::value) {
+      try {
+        if constexpr (std::is_invocable_v<decltype(handlers_.on_error.f)&, const error&>)
+          (void)handlers_.on_error.f(std::as_const(src.err));
+        else
+          (void)handlers_.on_error.f();
+      } catch (...) {
+        drop_handlers();
+        this->reject(error_from_current_exception());
+        return;
+      }
+      drop_handlers();
+      pass_on(src);
+    } else {
+      run([&]() -> decltype(auto) { return invoke_with_error(handlers_.on_error, src.err, src.unique()); });
+    }
+  }
+
+  void run_finally(promise_state<T>& src) {
+    try {
+      handlers_.on_value.f();
+    } catch (...) {
+      drop_handlers();
+      this->reject(error_from_current_exception());
+      return;
+    }
+    drop_handlers();
+    pass_on(src);
+  }
+
+  /// Settles with the source's own outcome: its error, or (when T == U, the
+  /// only case in which a value passes through) its value.
+  void pass_on(promise_state<T>& src) noexcept {
+    if (src.status == outcome_status::rejected) {
+      this->reject(src.unique() ? std::move(src.err) : error(src.err));
+      return;
+    }
+    if constexpr (std::is_same_v<T, U>) {
+      try {
+        this->settle_from(src);
+      } catch (...) { // copying the value threw
+        this->reject(error_from_current_exception());
+      }
+    }
+  }
+
+  /// Calls a handler and settles with what it returns: a value, nothing, or
+  /// a promise to adopt. A handler that throws rejects.
+  template <class Call>
+  void run(Call&& call) {
+    using R = decltype(call());
+    try {
+      if constexpr (std::is_void_v<R>) {
+        static_assert(std::is_void_v<U>, "this handler must return a value or a promise, like the other one");
+        call();
+        drop_handlers();
+        this->fulfill();
+      } else if constexpr (is_promise<std::remove_cvref_t<R>>::value) {
+        std::remove_cvref_t<R> returned = call();
+        drop_handlers();
+        adopt(std::move(returned));
+      } else if constexpr (thenable<std::remove_cvref_t<R>>) {
+        // A+ 2.3.3.3: hand the thenable a callback that settles us (this
+        // state is a callback handler); the first outcome wins, and if
+        // then_callback throws first, we reject (2.3.3.3.4).
+        std::remove_cvref_t<R> x = call();
+        drop_handlers();
+        this->add_ref();
+        auto cb = callback_t<U>::adopt_raw(reinterpret_cast<std::uintptr_t>(static_cast<handler_for<U>*>(this)));
+        std::move(x).then_callback(std::move(cb));
+      } else {
+        static_assert(!std::is_void_v<U>, "this handler must return nothing (or a promise<void>), like the other one");
+        // By value: a returned reference could point into the captures we drop.
+        std::remove_cvref_t<R> r = call();
+        drop_handlers();
+        this->fulfill(std::move(r));
+      }
+    } catch (...) {
+      drop_handlers();
+      this->reject(error_from_current_exception());
+    }
+  }
+
+  /// A+ 2.3.2: take on the outcome of \p q: now if it is settled, otherwise
+  /// by becoming its alias.
+  void adopt(promise<U> q);
+
+  static void destroy(handler_for<U>* h) noexcept { pool_delete(static_cast<then_state*>(h)); }
+  static constexpr handler_ops_for<U> ops_ = state_ops<U, promise_state<U>>(&destroy);
+
+  union {
+    handlers handlers_;
+  };
+};
+
+/// then_callback's reaction: delivers the outcome to a callback.
+template <class T>
+struct callback_reaction final : promise_reaction {
+  callback_t<T> cb;
+
+  explicit callback_reaction(callback_t<T> c) noexcept : cb(std::move(c)) { fire = &fire_callback; }
+
+  static void fire_callback(void* p) {
+    auto* self = static_cast<callback_reaction*>(static_cast<promise_reaction*>(p));
+    auto* src = static_cast<promise_state<T>*>(self->source);
+    callback_t<T> cb = std::move(self->cb);
+    pool_delete(self);
+    if (!src) return;
+    if (src->status == outcome_status::fulfilled) {
+      if constexpr (std::is_void_v<T>) {
+        src->release();
+        cb({});
+      } else {
+        T v = src->unique() ? T(std::move(src->value)) : T(std::as_const(src->value));
+        src->release();
+        cb({}, std::move(v));
+      }
+    } else {
+      error e = src->unique() ? std::move(src->err) : error(src->err);
+      src->release();
+      cb(std::move(e));
+    }
+  }
+};
+
+// ---- all, all_settled, race, any ----------------------------------------
+
+enum class join_mode { all, all_settled, race, any };
+
+template <class T, join_mode M>
+struct join_result {
+  using type = T; // race, any
+};
+template <class T>
+struct join_result<T, join_mode::all> {
+  using type = std::conditional_t<std::is_void_v<T>, void, std::vector<T>>;
+};
+template <class T>
+struct join_result<T, join_mode::all_settled> {
+  using type = std::vector<settled_t<T>>;
+};
+template <class T, join_mode M>
+using join_result_t = typename join_result<T, M>::type;
+
+/// The message of any()'s rejection when every input rejected (JavaScript's AggregateError).
+inline constexpr const char* all_rejected_message = "AggregateError: All promises were rejected";
+
+/// The state of all / all_settled / race / any over n promises: one slot
+/// (a reaction) per input, each holding a reference to the join.
+template <class T, join_mode M>
+class join_state final : public promise_state<join_result_t<T, M>> {
+  using R = join_result_t<T, M>;
+
+public:
+  explicit join_state(std::size_t n) : promise_state<R>(&ops_), n_(n), remaining_(n) {
+    if constexpr (M == join_mode::all && !std::is_void_v<T>) values_.resize(n);
+    if constexpr (M == join_mode::all_settled) settled_.resize(n);
+    if (n != 0) {
+      slots_ = static_cast<slot*>(pool_allocate(n * sizeof(slot)));
+      for (std::size_t i = 0; i < n; ++i) ::new (static_cast<void*>(slots_ + i)) slot{};
+    }
+  }
+  ~join_state() {
+    if (slots_) pool_deallocate(slots_, n_ * sizeof(slot));
+  }
+
+  static promise<R> start(std::vector<promise<T>>&& inputs);
+
+private:
+  struct slot : promise_reaction {
+    join_state* join = nullptr;
+    std::size_t index = 0;
+  };
+
+  static void fire_slot(void* p) {
+    auto* s = static_cast<slot*>(static_cast<promise_reaction*>(p));
+    join_state* join = s->join;
+    auto* src = static_cast<promise_state<T>*>(s->source);
+    if (src) {
+      try {
+        join->report(s->index, *src);
+      } catch (...) {
+        join->reject(error_from_current_exception());
+      }
+      src->release();
+    }
+    join->release();
+  }
+
+  void report(std::size_t i, promise_state<T>& src) {
+    const bool ok = src.status == outcome_status::fulfilled;
+    if constexpr (M == join_mode::all) {
+      if (!ok) return this->reject(error(src.err));
+      if constexpr (!std::is_void_v<T>) values_[i].emplace(src.unique() ? T(std::move(src.value)) : T(std::as_const(src.value)));
+      if (--remaining_ == 0 && this->pending()) {
+        if constexpr (std::is_void_v<T>) {
+          this->fulfill();
+        } else {
+          std::vector<T> out;
+          out.reserve(n_);
+          for (auto& v : values_) out.push_back(std::move(*v));
+          this->fulfill(std::move(out));
+        }
+      }
+    } else if constexpr (M == join_mode::all_settled) {
+      if constexpr (std::is_void_v<T>)
+        settled_[i] = ok ? error{} : error(src.err);
+      else if (ok)
+        settled_[i] = result<T>(error{}, src.unique() ? T(std::move(src.value)) : T(std::as_const(src.value)));
+      else
+        settled_[i] = result<T>(error(src.err));
+      if (--remaining_ == 0) this->fulfill(std::move(settled_));
+    } else if constexpr (M == join_mode::race) {
+      (void)i;
+      if (this->pending()) this->settle_from(src);
+    } else { // any
+      (void)i;
+      if (ok) {
+        if (this->pending()) this->settle_from(src);
+      } else if (--remaining_ == 0) {
+        this->reject(error(all_rejected_message));
+      }
+    }
+  }
+
+  static void destroy(handler_for<R>* h) noexcept { pool_delete(static_cast<join_state*>(h)); }
+  static constexpr handler_ops_for<R> ops_ = state_ops<R, promise_state<R>>(&destroy);
+
+  std::size_t n_;
+  std::size_t remaining_;
+  slot* slots_ = nullptr;
+  std::conditional_t<M == join_mode::all && !std::is_void_v<T>, std::vector<std::optional<T>>, empty_value> values_;
+  std::conditional_t<M == join_mode::all_settled, std::vector<settled_t<T>>, empty_value> settled_;
+};
+
+/// co_await on a promise: the awaiter is the reaction (it lives in the
+/// coroutine frame, so awaiting allocates nothing). Like JavaScript's await,
+/// it always suspends and resumes from a microtask.
+template <class T, bool Settled>
+class promise_awaiter : private promise_reaction {
+public:
+  explicit promise_awaiter(promise_state<T>* s) noexcept : state_(s) {}
+  promise_awaiter(promise_awaiter&& other) noexcept : state_(std::exchange(other.state_, nullptr)) {}
+  promise_awaiter& operator=(promise_awaiter&&) = delete;
+  ~promise_awaiter() {
+    if (state_) state_->release();
+  }
+
+  bool await_ready() const noexcept { return false; }
+  void await_suspend(std::coroutine_handle<> h) {
+    waiter_ = h;
+    fire = &resume;
+    ctx = current_context();
+    state_->attach(this);
+  }
+  auto await_resume() {
+    // The settled state is the reaction's source (state_ may be an alias of it).
+    promise_state<T>& s = *static_cast<promise_state<T>*>(this->source);
+    s.release(); // the reference the microtask held
+    const bool ok = s.status == outcome_status::fulfilled;
+    if constexpr (Settled) {
+      if constexpr (std::is_void_v<T>)
+        return ok ? error{} : error(s.err);
+      else if (ok)
+        return result<T>(error{}, s.unique() ? T(std::move(s.value)) : T(std::as_const(s.value)));
+      else
+        return result<T>(error(s.err));
+    } else {
+      if (!ok) [[unlikely]]
+        throw error_exception(s.err);
+      if constexpr (!std::is_void_v<T>) return s.unique() ? T(std::move(s.value)) : T(std::as_const(s.value));
+    }
+  }
+
+private:
+  static void resume(void* p) {
+    auto* self = static_cast<promise_awaiter*>(static_cast<promise_reaction*>(p));
+    self->waiter_.resume();
+  }
+
+  promise_state<T>* state_;
+  std::coroutine_handle<> waiter_;
+};
+
+} // namespace detail
+
+/// A JavaScript promise of a T (see the top of this file).
+template <class T>
+class promise {
+public:
+  using value_type = T;
+  using state_type = detail::promise_state<T>;
+
+  /// An empty handle (valid() is false); assign a promise to it.
+  promise() noexcept = default;
+  /// Adopts one reference to \p s.
+  explicit promise(state_type* s) noexcept : s_(s) {}
+  promise(const promise& other) noexcept : s_(other.s_) {
+    if (s_) s_->add_ref();
+  }
+  promise(promise&& other) noexcept : s_(std::exchange(other.s_, nullptr)) {}
+  promise& operator=(promise other) noexcept {
+    std::swap(s_, other.s_);
+    return *this;
+  }
+  ~promise() {
+    if (s_) s_->release();
+  }
+
+  /// A fulfilled promise.
+  static promise resolve()
+    requires std::is_void_v<T>
+  {
+    auto* s = detail::pool_new<detail::basic_promise_state<T>>();
+    s->fulfill();
+    return promise(s);
+  }
+  template <class V = T>
+    requires(!std::is_void_v<T> && std::is_constructible_v<detail::stored_t<T>, V &&>)
+  static promise resolve(V&& value) {
+    auto* s = detail::pool_new<detail::basic_promise_state<T>>();
+    promise p(s);
+    s->fulfill(static_cast<V&&>(value));
+    return p;
+  }
+  /// Promise.resolve(p) is p.
+  static promise resolve(promise p) noexcept { return p; }
+  /// A rejected promise.
+  static promise reject(error e) {
+    auto* s = detail::pool_new<detail::basic_promise_state<T>>();
+    s->reject(std::move(e));
+    return promise(s);
+  }
+
+  /// Runs \p on_value with the value (or with nothing, if it takes nothing)
+  /// once fulfilled; the result is a promise of what it returns (a returned
+  /// promise is adopted). A rejection passes through.
+  template <class F>
+  auto then(F on_value) const {
+    using U = typename detail::promise_of_t<detail::value_result_t<T, F>>::value_type;
+    return chain<U>(std::move(on_value), detail::pass_through{});
+  }
+  /// As above, and \p on_error(error) handles a rejection, returning the same
+  /// kind of thing as \p on_value (it recovers).
+  template <class F, class G>
+  auto then(F on_value, G on_error) const {
+    using U = typename detail::promise_of_t<detail::value_result_t<T, F>>::value_type;
+    return chain<U>(std::move(on_value), std::move(on_error));
+  }
+  /// Handles a rejection: \p on_error(error) returns a T, a promise<T>, or
+  /// (for promise<void>) nothing. A fulfillment passes through.
+  template <class G>
+  promise catch_error(G on_error) const {
+    return chain<T>(detail::pass_through{}, std::move(on_error));
+  }
+  /// Runs \p f(const error&) on rejection (for cleanup; what it returns is
+  /// ignored and not waited for); the result stays rejected with the same
+  /// error. A fulfillment passes through.
+  template <class F>
+  promise tap_error(F f) const {
+    return chain<T>(detail::pass_through{}, detail::tap_error_handler<F>{std::move(f)});
+  }
+  /// Runs \p f() on either outcome, then passes the outcome on. If f returns
+  /// a promise, waits for it first (and rejects if it rejects); if f throws,
+  /// rejects with that.
+  template <class F>
+  promise finally(F f) const {
+    using R = std::invoke_result_t<F&>;
+    if constexpr (std::is_void_v<R>) {
+      return chain<T>(detail::finally_handler<F>{std::move(f)}, detail::pass_through{});
+    } else {
+      static_assert(detail::is_promise<std::remove_cvref_t<R>>::value, "finally's callable returns nothing or a promise");
+      auto shared = std::make_shared<F>(std::move(f));
+      if constexpr (std::is_void_v<T>) {
+        return then([shared] { return (*shared)().then([] {}); },
+                    [shared](error e) { return (*shared)().then([e]() -> promise { return promise::reject(e); }); });
+      } else {
+        return then([shared](T v) { return (*shared)().then([v = std::move(v)]() mutable { return std::move(v); }); },
+                    [shared](error e) { return (*shared)().then([e]() -> promise { return promise::reject(e); }); });
+      }
+    }
+  }
+
+  /// Delivers the outcome to \p cb (`cb({}, v)` or `cb(err)`), from a microtask.
+  void then_callback(detail::callback_t<T> cb) const {
+    assert(s_ && "then_callback on an empty promise");
+    auto* r = detail::pool_new<detail::callback_reaction<T>>(std::move(cb));
+    r->ctx = current_context();
+    s_->attach(r);
+  }
+
+  /// Fulfills with every value in order (nothing, for promise<void>) when all
+  /// fulfill; rejects with the first rejection. The others still run.
+  static promise<detail::join_result_t<T, detail::join_mode::all>> all(std::vector<promise> ps) {
+    return detail::join_state<T, detail::join_mode::all>::start(std::move(ps));
+  }
+  /// Fulfills, when every input has settled, with each outcome as a value
+  /// (asyncshift::error for promise<void>, result<T> otherwise). Never rejects.
+  static promise<std::vector<settled_t<T>>> all_settled(std::vector<promise> ps) {
+    return detail::join_state<T, detail::join_mode::all_settled>::start(std::move(ps));
+  }
+  /// Settles like the first input to settle. With no inputs it stays pending
+  /// forever, as in JavaScript.
+  static promise race(std::vector<promise> ps) { return detail::join_state<T, detail::join_mode::race>::start(std::move(ps)); }
+  /// Fulfills like the first input to fulfill; rejects with
+  /// "AggregateError: All promises were rejected" when all reject (at once
+  /// when there are none).
+  static promise any(std::vector<promise> ps) { return detail::join_state<T, detail::join_mode::any>::start(std::move(ps)); }
+
+  /// Awaiting yields the value or throws error_exception; it always resumes
+  /// from a microtask, as JavaScript's await does.
+  detail::promise_awaiter<T, false> operator co_await() const& noexcept {
+    s_->add_ref();
+    return detail::promise_awaiter<T, false>(s_);
+  }
+  detail::promise_awaiter<T, false> operator co_await() && noexcept {
+    return detail::promise_awaiter<T, false>(std::exchange(s_, nullptr));
+  }
+
+  bool valid() const noexcept { return s_ != nullptr; }
+  bool is_pending() const noexcept { return s_->final_state()->status == detail::outcome_status::pending; }
+  bool is_fulfilled() const noexcept { return s_->final_state()->status == detail::outcome_status::fulfilled; }
+  bool is_rejected() const noexcept { return s_->final_state()->status == detail::outcome_status::rejected; }
+  /// Marks the promise handled: its rejection will not be reported (for a
+  /// promise whose failure is deliberately ignored).
+  void ignore_rejection() const noexcept { s_->final_state()->handled = true; }
+
+  /// Low level: the state (no reference is taken or given).
+  state_type* state() const noexcept { return s_; }
+  /// Low level: gives up the reference (the caller releases it).
+  state_type* release() noexcept { return std::exchange(s_, nullptr); }
+
+private:
+  template <class U, class OnValue, class OnError>
+  promise<U> chain(OnValue&& on_value, OnError&& on_error) const {
+    assert(s_ && "then on an empty promise");
+    using S = detail::then_state<T, U, std::decay_t<OnValue>, std::decay_t<OnError>>;
+    S* d = detail::pool_new<S>(static_cast<OnValue&&>(on_value), static_cast<OnError&&>(on_error));
+    promise<U> result(d); // one reference for the handle
+    d->add_ref();         // and one for the source, until the reaction runs
+    d->ctx = current_context();
+    s_->attach(d);
+    return result;
+  }
+
+  state_type* s_ = nullptr;
+};
+
+template <class T, class U, class OnValue, class OnError>
+void detail::then_state<T, U, OnValue, OnError>::adopt(promise<U> q) {
+  if (!q.valid()) {
+    this->reject(error("TypeError: a handler returned an empty promise"));
+    return;
+  }
+  promise_state<U>* qs = q.state()->final_state();
+  if (qs == this) {
+    this->reject(error("TypeError: Chaining cycle detected for promise")); // A+ 2.3.1
+    return;
+  }
+  if (!qs->pending()) {
+    qs->handled = true;
+    this->settle_from(*qs); // our handle q is its only other reader, if unique
+    return;
+  }
+  this->alias_to(qs);
+}
+
+template <class T, detail::join_mode M>
+promise<detail::join_result_t<T, M>> detail::join_state<T, M>::start(std::vector<promise<T>>&& inputs) {
+  const std::size_t n = inputs.size();
+  auto* j = pool_new<join_state>(n);
+  promise<R> result(j);
+  if (n == 0) {
+    if constexpr (M == join_mode::all) {
+      if constexpr (std::is_void_v<T>)
+        j->fulfill();
+      else
+        j->fulfill(std::vector<T>{});
+    } else if constexpr (M == join_mode::all_settled) {
+      j->fulfill(std::vector<settled_t<T>>{});
+    } else if constexpr (M == join_mode::any) {
+      j->reject(error(all_rejected_message));
+    }
+    return result; // race of nothing: pending forever
+  }
+  context* ctx = current_context();
+  for (std::size_t i = 0; i < n; ++i) {
+    assert(inputs[i].valid() && "an empty promise in a combinator");
+    slot& s = j->slots_[i];
+    s.join = j;
+    s.index = i;
+    s.fire = &fire_slot;
+    s.ctx = ctx;
+    j->add_ref();
+    inputs[i].state()->attach(&s);
+  }
+  return result;
+}
+
+/// A promise and the right to settle it (the Promises/A+ test adapter's
+/// `deferred`, bluebird's `Promise.defer`): for code that settles a promise
+/// from somewhere other than a callback. Copies share the promise; resolve
+/// and reject may be called any number of times, and the first call wins.
+template <class T = void>
+class deferred {
+public:
+  deferred() : s_(detail::pool_new<detail::basic_promise_state<T>>()) {}
+  deferred(const deferred& other) noexcept : s_(other.s_) { s_->add_ref(); }
+  deferred& operator=(deferred other) noexcept {
+    std::swap(s_, other.s_);
+    return *this;
+  }
+  ~deferred() {
+    if (s_) s_->release();
+  }
+
+  promise<T> get_promise() const noexcept {
+    s_->add_ref();
+    return promise<T>(s_);
+  }
+  void resolve() const
+    requires std::is_void_v<T>
+  {
+    s_->fulfill();
+  }
+  template <class V = T>
+    requires(!std::is_void_v<T> && std::is_constructible_v<detail::stored_t<T>, V &&>)
+  void resolve(V&& value) const {
+    s_->fulfill(static_cast<V&&>(value));
+  }
+  void reject(error e) const noexcept { s_->reject(std::move(e)); }
+
+private:
+  detail::basic_promise_state<T>* s_;
+};
+
+/// Starts a callback-style operation and returns a promise of its outcome.
+/// \p start receives a callback<T> (callback<> for void) and is called at
+/// once; whenever the callback is called (even synchronously), the promise
+/// settles. If \p start throws, the promise rejects (unless already settled).
+template <class T = void, class F>
+promise<T> make_promise(F&& start) {
+  using state = detail::basic_promise_state<T>;
+  using callback_type = detail::callback_t<T>;
+  auto* s = detail::pool_new<state>();
+  promise<T> p(s);
+  s->add_ref(); // the callback's reference
+  callback_type cb = callback_type::adopt_raw(reinterpret_cast<std::uintptr_t>(static_cast<detail::handler_for<T>*>(s)));
+  auto go = [&] {
+    if constexpr (std::is_invocable_v<F&, callback_type&&>)
+      start(std::move(cb));
+    else
+      start(cb);
+  };
+  if constexpr (std::is_nothrow_invocable_v<F&, callback_type&&>) {
+    go();
+  } else {
+    try {
+      go();
+    } catch (...) {
+      s->reject(error_from_current_exception());
+    }
+  }
+  return p;
+}
+
+/// The outcome of \p p as a value: a promise that always fulfills, with an
+/// asyncshift::error (for promise<void>; empty on success) or a result<T>.
+/// Chains use it where a continuation reads the error itself
+/// (`settle(p).then([](result<T> r) { ... })`); `co_await settle(p)` yields
+/// the value.
+template <class T>
+promise<settled_t<T>> settle(const promise<T>& p) {
+  if constexpr (std::is_void_v<T>)
+    return p.then([] { return error{}; }, [](error e) { return e; });
+  else
+    return p.then([](T&& v) { return result<T>(error{}, std::move(v)); }, [](error e) { return result<T>(std::move(e)); });
+}
+
+/// The unhandled rejections the current loop has reported.
+inline std::uint64_t unhandled_rejections() { return loop::current().unhandled_rejections(); }
+
+} // namespace asyncshift

@@ -1,0 +1,194 @@
+// Work on other threads, completed on the loop: asyncshift::queue_work.
+//
+// libuv runs CPU-bound or blocking work (crypto.randomBytes, fs, dns) on a
+// thread pool and resumes the JavaScript continuation on the loop thread;
+// this is the same arrangement. An operation here is an ordinary leaf:
+// `queue_work(work, cb)` runs `work()` on a pool thread and then calls
+// `cb(err)` / `cb({}, value)` on the loop thread that started it, in the
+// async context it was started in. Every style reaches it like any other op
+// (promisify, make_promise, make_future), so none needs its own wrapper.
+//
+// Thread safety: only the work functor runs on the pool thread. The
+// callback — whose reference count, like everything on the loop, is not
+// atomic — is created, called and destroyed on the loop thread; so are the
+// job block and the functor itself. The hand-off back is the loop's locked
+// inbox (loop::complete_external_work), which also keeps run() from
+// returning while work is outstanding.
+#pragma once
+
+#include "asyncshift/callback.hpp"
+#include "asyncshift/context.hpp"
+#include "asyncshift/detail/hash.hpp"
+#include "asyncshift/detail/outcome.hpp"
+#include "asyncshift/detail/pool.hpp"
+#include "asyncshift/error.hpp"
+#include "asyncshift/loop.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace asyncshift {
+
+namespace detail {
+
+/// A job: queued for the pool (through `next`), run there (`execute`), then
+/// handed to the loop's inbox as a runnable whose `run` delivers the result.
+struct pool_job : runnable {
+  void (*execute)(pool_job* self) noexcept = nullptr;
+};
+
+template <class Work, class T>
+struct pool_job_for final : pool_job {
+  Work work;
+  callback_t<T> cb;
+  loop* owner;
+  error err;
+  std::optional<stored_t<T>> value;
+
+  pool_job_for(Work w, callback_t<T> c, loop* l) : work(std::move(w)), cb(std::move(c)), owner(l) {
+    execute = &execute_it;
+    run = &deliver;
+  }
+
+  /// On a pool thread.
+  static void execute_it(pool_job* p) noexcept {
+    auto* self = static_cast<pool_job_for*>(p);
+    try {
+      if constexpr (std::is_void_v<T>) {
+        self->work();
+        self->value.emplace();
+      } else {
+        self->value.emplace(self->work());
+      }
+    } catch (...) {
+      self->err = error_from_current_exception();
+    }
+    self->owner->complete_external_work(self);
+  }
+
+  /// Back on the loop thread.
+  static void deliver(runnable* r) {
+    auto* self = static_cast<pool_job_for*>(r);
+    callback_t<T> cb = std::move(self->cb);
+    error e = std::move(self->err);
+    std::optional<stored_t<T>> v = std::move(self->value);
+    pool_delete(self);
+    if (e) {
+      cb(std::move(e));
+    } else if constexpr (std::is_void_v<T>) {
+      cb({});
+    } else {
+      cb({}, std::move(*v));
+    }
+  }
+};
+
+} // namespace detail
+
+/// A fixed set of threads running queued work (libuv's threadpool).
+class worker_pool {
+public:
+  /// Starts \p threads threads (libuv's default is 4).
+  explicit worker_pool(unsigned threads = 4) {
+    if (threads == 0) threads = 1;
+    threads_.reserve(threads);
+    for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { work_loop(); });
+  }
+  /// Finishes the queued work, then joins the threads.
+  ~worker_pool() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    for (auto& t : threads_) t.join();
+  }
+  worker_pool(const worker_pool&) = delete;
+  worker_pool& operator=(const worker_pool&) = delete;
+
+  /// The pool queue_work uses.
+  static worker_pool& shared() {
+    static worker_pool pool;
+    return pool;
+  }
+
+  std::size_t size() const noexcept { return threads_.size(); }
+
+  /// Runs `work()` on a pool thread, then `cb` with its result (or with the
+  /// error it threw) on this thread's loop. Call from the loop thread.
+  template <class Work>
+  void submit(Work work, detail::callback_t<std::invoke_result_t<Work&>> cb) {
+    using T = std::invoke_result_t<Work&>;
+    loop& l = loop::current();
+    auto* job = detail::pool_new<detail::pool_job_for<Work, T>>(std::move(work), std::move(cb), &l);
+    job->ctx = current_context(); // complete_external_work expects it set
+    l.add_external_work();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      job->next = nullptr;
+      if (tail_)
+        tail_->next = job;
+      else
+        head_ = job;
+      tail_ = job;
+    }
+    cv_.notify_one();
+  }
+
+private:
+  void work_loop() {
+    for (;;) {
+      detail::pool_job* job = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mutex_);
+        cv_.wait(lock, [this] { return head_ != nullptr || stopping_; });
+        if (!head_) return; // stopping, nothing left
+        job = static_cast<detail::pool_job*>(head_);
+        head_ = job->next;
+        if (!head_) tail_ = nullptr;
+      }
+      job->execute(job);
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  detail::runnable* head_ = nullptr;
+  detail::runnable* tail_ = nullptr;
+  bool stopping_ = false;
+  std::vector<std::thread> threads_;
+};
+
+/// Runs `work()` on the shared worker pool and completes \p cb with its
+/// result on the loop (uv_queue_work). Usable from every style as a leaf.
+template <class Work>
+void queue_work(Work work, detail::callback_t<std::invoke_result_t<Work&>> cb) {
+  worker_pool::shared().submit(std::move(work), std::move(cb));
+}
+
+/// \p n pseudo-random bytes made on the worker pool, like Node's
+/// crypto.randomBytes (the fan-out article's example of pool work). The bytes
+/// are a deterministic function of \p seed.
+inline void random_bytes(std::size_t n, std::uint64_t seed, callback<std::vector<std::uint8_t>> cb) {
+  queue_work(
+      [n, seed] {
+        std::vector<std::uint8_t> out(n);
+        std::uint64_t x = seed;
+        for (std::size_t i = 0; i < n; ++i) {
+          if (i % 8 == 0) x = detail::mix64(x + 0x9e3779b97f4a7c15ULL);
+          out[i] = static_cast<std::uint8_t>(x >> (8 * (i % 8)));
+        }
+        return out;
+      },
+      std::move(cb));
+}
+
+} // namespace asyncshift

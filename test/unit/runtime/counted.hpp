@@ -1,0 +1,48 @@
+// A type that counts its constructions, copies, moves and destructions
+// (cppcoro's test/counted.hpp): lifetime tests check that values are moved,
+// not copied, along a chain, and that nothing outlives its last owner.
+#pragma once
+
+#include <asyncshift/detail/pool.hpp>
+
+#include <cstdint>
+
+namespace asyncshift::test {
+
+struct counted {
+  static inline int default_constructions = 0;
+  static inline int copy_constructions = 0;
+  static inline int move_constructions = 0;
+  static inline int destructions = 0;
+
+  static void reset() { default_constructions = copy_constructions = move_constructions = destructions = 0; }
+  static int constructions() { return default_constructions + copy_constructions + move_constructions; }
+  /// Objects alive now.
+  static int active() { return constructions() - destructions; }
+
+  int id = 0;
+
+  counted() { ++default_constructions; }
+  explicit counted(int i) : id(i) { ++default_constructions; }
+  counted(const counted& other) : id(other.id) { ++copy_constructions; }
+  counted(counted&& other) noexcept : id(other.id) { ++move_constructions; }
+  counted& operator=(const counted&) = default;
+  counted& operator=(counted&&) noexcept = default;
+  ~counted() { ++destructions; }
+};
+
+/// Pooled objects alive on this thread (promise states, reactions, frames...).
+inline std::int64_t live_objects() { return asyncshift::detail::tl_memory.live_objects; }
+
+/// The address of a frame on the machine stack, for "no stack growth"
+/// checks. Not a local's address: in a coroutine a local may live in the
+/// frame on the heap, and under AddressSanitizer in a fake stack frame.
+[[gnu::noinline]] inline const char* stack_here() { return static_cast<const char*>(__builtin_frame_address(0)); }
+
+/// How deep the stack is below \p base (a stack_here() of the test), in bytes.
+[[gnu::noinline]] inline std::size_t stack_depth_below(const char* base) {
+  const char* p = stack_here();
+  return base > p ? static_cast<std::size_t>(base - p) : static_cast<std::size_t>(p - base);
+}
+
+} // namespace asyncshift::test

@@ -1,0 +1,332 @@
+// future<T>: inline continuations, chaining on value and on error, ready
+// futures, when_all, co_await, lifetimes and a million synchronous completions.
+#include "counted.hpp"
+
+#include <asyncshift/future.hpp>
+#include <asyncshift/loop.hpp>
+#include <asyncshift/task.hpp>
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <tuple>
+#include <vector>
+
+using namespace asyncshift;
+using asyncshift::test::counted;
+using asyncshift::test::live_objects;
+
+namespace {
+
+constexpr std::int64_t ms = 1'000'000;
+
+void op_after(loop& l, std::int64_t delay, int value, callback<int> cb) {
+  if (delay == 0)
+    cb({}, value);
+  else
+    l.set_timeout(delay, [cb, value] { cb({}, value); });
+}
+void failing_op_after(loop& l, std::int64_t delay, const char* msg, callback<int> cb) {
+  l.set_timeout(delay, [cb, msg] { cb(error(msg)); });
+}
+
+} // namespace
+
+TEST(future, a_continuation_runs_inline_when_the_value_arrives) {
+  loop l(clock_kind::virtual_time);
+  callback<int> complete;
+  int got = 0;
+  make_future<int>([&](callback<int> cb) { complete = cb; }).then([&](int v) { got = v; });
+  EXPECT_EQ(got, 0);
+  complete({}, 5);
+  EXPECT_EQ(got, 5) << "inline: no loop turn needed";
+}
+
+TEST(future, then_on_a_ready_future_runs_at_once) {
+  int got = 0;
+  make_ready_future(3).then([&](int v) { got = v; });
+  EXPECT_EQ(got, 3);
+}
+
+TEST(future, a_synchronous_start_gives_a_ready_future) {
+  auto f = make_future<int>([](callback<int> cb) { cb({}, 4); });
+  ASSERT_TRUE(f.is_ready());
+  EXPECT_EQ(std::move(f).get(), 4);
+}
+
+TEST(future, chains_values_and_flattens_returned_futures) {
+  loop l(clock_kind::virtual_time);
+  std::string trace;
+  make_future<int>([&](auto cb) { op_after(l, ms, 1, cb); })
+      .then([&](int v) { return make_future<int>([&, v](auto cb) { op_after(l, ms, v + 1, cb); }); })
+      .then([&](int v) {
+        trace += std::to_string(v);
+        return std::to_string(v * 10);
+      })
+      .then([&](std::string s) { trace += s; })
+      .then([&] { return make_ready_future(); })
+      .then_callback([&](error e) { trace += e ? "!" : "."; });
+  l.run();
+  EXPECT_EQ(trace, "220.");
+  EXPECT_EQ(l.now_ns(), 2 * ms);
+}
+
+TEST(future, an_error_skips_value_handlers_until_one_handles_it) {
+  loop l(clock_kind::virtual_time);
+  std::string msg;
+  int ran = 0;
+  make_future<int>([&](auto cb) { failing_op_after(l, ms, "broken", cb); })
+      .then([&](int v) {
+        ++ran;
+        return v;
+      })
+      .catch_error([&](error e) {
+        msg = e.message();
+        return 7;
+      })
+      .then([&](int v) { ran += v; });
+  l.run();
+  EXPECT_EQ(msg, "broken");
+  EXPECT_EQ(ran, 7);
+}
+
+TEST(future, then_with_two_handlers_recovers_on_error) {
+  int got = 0;
+  make_failed_future<int>(error("x")).then([](int v) { return v; }, [](error) { return 42; }).then([&](int v) { got = v; });
+  EXPECT_EQ(got, 42);
+}
+
+TEST(future, a_handler_that_throws_fails_the_derived_future) {
+  std::string msg;
+  make_ready_future(1)
+      .then([](int) -> int { throw std::runtime_error("thrown"); })
+      .then_callback([&](error e, int) { msg = e.message(); });
+  EXPECT_EQ(msg, "thrown");
+}
+
+TEST(future, tap_error_sees_the_error_and_passes_it_on) {
+  int taps = 0;
+  std::string msg;
+  make_failed_future<int>(error("e"))
+      .tap_error([&](const error& e) {
+        EXPECT_EQ(e.message(), "e");
+        ++taps;
+      })
+      .then_callback([&](error e, int) { msg = e.message(); });
+  EXPECT_EQ(taps, 1);
+  EXPECT_EQ(msg, "e");
+  int value = 0;
+  make_ready_future(2).tap_error([&](const error&) { ++taps; }).then([&](int v) { value = v; });
+  EXPECT_EQ(taps, 1);
+  EXPECT_EQ(value, 2);
+}
+
+TEST(future, catch_error_on_a_void_future_may_return_nothing) {
+  bool ok = false;
+  make_failed_future(error("x")).catch_error([](error) {}).then([&] { ok = true; });
+  EXPECT_TRUE(ok);
+}
+
+TEST(future, make_future_fails_when_start_throws) {
+  std::string msg;
+  make_future<int>([](callback<int>) { throw error_exception(error("no start")); }).then_callback([&](error e, int) {
+    msg = e.message();
+  });
+  EXPECT_EQ(msg, "no start");
+}
+
+TEST(future, then_on_an_lvalue_consumes_it) {
+  auto f = make_ready_future(1);
+  auto g = f.then([](int v) { return v + 1; });
+  EXPECT_FALSE(f.valid());
+  EXPECT_EQ(std::move(g).get(), 2);
+}
+
+TEST(future, when_all_of_a_vector_yields_the_values_in_order) {
+  loop l(clock_kind::virtual_time);
+  std::vector<int> got;
+  std::vector<future<int>> fs;
+  for (int i = 0; i < 4; ++i) fs.push_back(make_future<int>([&, i](auto cb) { op_after(l, (4 - i) * ms, i, cb); }));
+  fs.push_back(make_ready_future(9));
+  when_all(std::move(fs)).then([&](std::vector<int> v) { got = std::move(v); });
+  l.run();
+  EXPECT_EQ(got, (std::vector<int>{0, 1, 2, 3, 9}));
+}
+
+TEST(future, when_all_of_void_futures_and_of_nothing_complete) {
+  loop l(clock_kind::virtual_time);
+  int done = 0;
+  std::vector<future<>> fs;
+  fs.push_back(make_future([&](callback<> cb) { l.set_timeout(ms, [cb] { cb({}); }); }));
+  fs.push_back(make_ready_future());
+  when_all(std::move(fs)).then([&] { ++done; });
+  when_all(std::vector<future<int>>{}).then([&](std::vector<int> v) { done += v.empty(); });
+  l.run();
+  EXPECT_EQ(done, 2);
+}
+
+TEST(future, variadic_when_all_yields_a_tuple) {
+  loop l(clock_kind::virtual_time);
+  std::tuple<int, std::monostate, std::string> got;
+  when_all(make_future<int>([&](auto cb) { op_after(l, 2 * ms, 1, cb); }),
+           make_future([&](callback<> cb) { l.set_timeout(ms, [cb] { cb({}); }); }), make_ready_future(std::string("s")))
+      .then([&](std::tuple<int, std::monostate, std::string> t) { got = std::move(t); });
+  l.run();
+  EXPECT_EQ(std::get<0>(got), 1);
+  EXPECT_EQ(std::get<2>(got), "s");
+}
+
+TEST(future, when_all_completes_on_the_first_error_and_the_others_run_to_their_end) {
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    std::string msg;
+    std::int64_t failed_at = -1;
+    int finished = 0;
+    std::vector<future<int>> fs;
+    fs.push_back(make_future<int>([&](auto cb) { op_after(l, 10 * ms, 1, cb); }).then([&](int v) {
+      ++finished;
+      return v;
+    }));
+    fs.push_back(make_future<int>([&](auto cb) { failing_op_after(l, 2 * ms, "first", cb); }));
+    fs.push_back(make_future<int>([&](auto cb) { failing_op_after(l, 4 * ms, "second", cb); }));
+    when_all(std::move(fs)).then_callback([&](error e, std::vector<int>) {
+      msg = e.message();
+      failed_at = l.now_ns();
+    });
+    l.run();
+    EXPECT_EQ(msg, "first");
+    EXPECT_EQ(failed_at, 2 * ms);
+    EXPECT_EQ(finished, 1);
+    EXPECT_EQ(l.now_ns(), 10 * ms);
+  }
+  EXPECT_EQ(live_objects(), before) << "nothing leaks";
+}
+
+TEST(future, co_await_of_a_future_resumes_inline_and_a_ready_one_does_not_suspend) {
+  loop l(clock_kind::virtual_time);
+  std::string order;
+  callback<int> complete;
+  auto body = [&]() -> task<int> {
+    int a = co_await make_ready_future(1);
+    order += "a";
+    int b = co_await make_future<int>([&](callback<int> cb) { complete = cb; });
+    order += "c";
+    co_return a + b;
+  };
+  int got = 0;
+  start(body(), [&](error e, int v) {
+    EXPECT_FALSE(e);
+    got = v;
+  });
+  order += "b";
+  complete({}, 2);
+  EXPECT_EQ(order, "abc") << "resumed inside complete()";
+  EXPECT_EQ(got, 3);
+}
+
+TEST(future, co_await_of_a_failed_future_throws_and_settle_returns_the_error) {
+  std::string thrown;
+  result<int> settled;
+  auto body = [&]() -> task<> {
+    try {
+      co_await make_failed_future<int>(error("thrown"));
+    } catch (const error_exception& e) {
+      thrown = e.error().message();
+    }
+    settled = co_await settle(make_failed_future<int>(error("settled")));
+  };
+  start(body(), {});
+  EXPECT_EQ(thrown, "thrown");
+  EXPECT_EQ(settled.err.message(), "settled");
+}
+
+// ---- lifetimes --------------------------------------------------------------
+
+TEST(future_lifetime, a_value_passes_along_a_chain_by_moves_only) {
+  counted::reset();
+  {
+    loop l(clock_kind::virtual_time);
+    make_future<counted>([&](callback<counted> cb) { l.set_timeout(ms, [cb] { cb({}, counted(1)); }); })
+        .then([](counted c) { return c; })
+        .then([](counted&& c) { return make_ready_future(std::move(c)); })
+        .then([](const counted& c) { EXPECT_EQ(c.id, 1); });
+    l.run();
+  }
+  EXPECT_EQ(counted::copy_constructions, 0);
+  EXPECT_EQ(counted::active(), 0);
+}
+
+TEST(future_lifetime, a_dropped_future_and_an_abandoned_operation_free_everything) {
+  counted::reset();
+  const auto before = live_objects();
+  {
+    callback<int> kept;
+    make_future<int>([&](callback<int> cb) { kept = cb; })
+        .then([c = counted(1)](int v) { return v; })
+        .then([c = counted(2)](int v) { return v; });
+    EXPECT_EQ(counted::active(), 2);
+  } // the operation drops its callback without calling it
+  EXPECT_EQ(counted::active(), 0);
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(future_lifetime, then_on_a_ready_future_re_uses_its_state) {
+  const auto allocs = detail::tl_memory.allocs;
+  auto f = make_ready_future(1).then([](int v) { return v + 1; }).then([](int v) { return v * 2; });
+  EXPECT_EQ(detail::tl_memory.allocs - allocs, 1u) << "one state for the whole ready chain";
+  EXPECT_EQ(std::move(f).get(), 4);
+}
+
+// ---- no stack growth ----------------------------------------------------------
+
+TEST(future_stack, a_million_synchronous_completions_use_constant_stack) {
+  const auto before = live_objects();
+  const char* base = asyncshift::test::stack_here();
+  std::size_t deepest = 0;
+  future<int> f = make_ready_future(0);
+  for (int i = 0; i < 1'000'000; ++i)
+    f = std::move(f).then([&](int x) {
+      deepest = std::max(deepest, asyncshift::test::stack_depth_below(base));
+      return make_future<int>([x](callback<int> cb) { cb({}, x + 1); });
+    });
+  EXPECT_EQ(std::move(f).get(), 1'000'000);
+  EXPECT_LT(deepest, 64u * 1024);
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(future_stack, a_prebuilt_chain_of_a_million_continuations_completes_in_constant_stack) {
+  const auto before = live_objects();
+  {
+    const char* base = asyncshift::test::stack_here();
+    std::size_t deepest = 0;
+    callback<int> complete;
+    future<int> f = make_future<int>([&](callback<int> cb) { complete = cb; });
+    for (int i = 0; i < 1'000'000; ++i)
+      f = std::move(f).then([&](int x) {
+        deepest = std::max(deepest, asyncshift::test::stack_depth_below(base));
+        if (x % 2) return make_ready_future(x + 1);
+        return make_future<int>([x](callback<int> cb) { cb({}, x + 1); });
+      });
+    int got = 0;
+    std::move(f).then([&](int v) { got = v; });
+    complete({}, 0);
+    EXPECT_EQ(got, 1'000'000);
+    EXPECT_LT(deepest, 64u * 1024);
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(future, settle_in_a_chain_gives_the_outcome_as_a_value) {
+  std::string msg;
+  bool void_ok = false;
+  settle(make_failed_future<int>(error("as a value"))).then([&](result<int> r) { msg = r.err.message(); });
+  settle(make_ready_future()).then([&](error e) { void_ok = !e; });
+  EXPECT_EQ(msg, "as a value");
+  EXPECT_TRUE(void_ok);
+  loop l(clock_kind::virtual_time);
+  int value = 0;
+  settle(make_future<int>([&](auto cb) { op_after(l, ms, 3, cb); })).then([&](result<int> r) { value = r.value; });
+  l.run();
+  EXPECT_EQ(value, 3);
+}

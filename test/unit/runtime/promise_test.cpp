@@ -1,0 +1,628 @@
+// promise<T> beyond the A+ clauses: make_promise, catch/tap/finally,
+// then_callback, all/all_settled/race/any, co_await, contexts, unhandled
+// rejections, lifetimes and a million synchronous completions.
+#include "counted.hpp"
+
+#include <asyncshift/context.hpp>
+#include <asyncshift/promise.hpp>
+#include <asyncshift/task.hpp>
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace asyncshift;
+using asyncshift::test::counted;
+using asyncshift::test::live_objects;
+
+namespace {
+
+constexpr std::int64_t ms = 1'000'000;
+
+/// A callback-style op that completes after \p delay (or at once when 0).
+void op_after(loop& l, std::int64_t delay, int value, callback<int> cb) {
+  if (delay == 0)
+    cb({}, value);
+  else
+    l.set_timeout(delay, [cb, value] { cb({}, value); });
+}
+void failing_op_after(loop& l, std::int64_t delay, const char* msg, callback<int> cb) {
+  l.set_timeout(delay, [cb, msg] { cb(error(msg)); });
+}
+
+} // namespace
+
+TEST(promise, make_promise_settles_from_a_synchronous_completion_and_runs_then_from_a_microtask) {
+  loop l(clock_kind::virtual_time);
+  int got = 0;
+  auto p = make_promise<int>([](callback<int> cb) { cb({}, 7); });
+  EXPECT_TRUE(p.is_fulfilled());
+  p.then([&](int v) { got = v; });
+  EXPECT_EQ(got, 0) << "not synchronously";
+  l.run();
+  EXPECT_EQ(got, 7);
+}
+
+TEST(promise, make_promise_settles_from_an_asynchronous_completion) {
+  loop l(clock_kind::virtual_time);
+  int got = 0;
+  make_promise<int>([&](auto cb) { op_after(l, 5 * ms, 9, cb); }).then([&](int v) { got = v; });
+  l.run();
+  EXPECT_EQ(got, 9);
+  EXPECT_EQ(l.now_ns(), 5 * ms);
+}
+
+TEST(promise, make_promise_rejects_when_start_throws) {
+  loop l(clock_kind::virtual_time);
+  std::string msg;
+  make_promise<int>([](callback<int>) { throw std::runtime_error("start failed"); }).catch_error([&](error e) {
+    msg = e.message();
+    return 0;
+  });
+  l.run();
+  EXPECT_EQ(msg, "start failed");
+}
+
+TEST(promise, a_void_promise_chains_values_through_then) {
+  loop l(clock_kind::virtual_time);
+  std::string trace;
+  make_promise([&](callback<> cb) { l.set_timeout(ms, [cb] { cb({}); }); })
+      .then([&] {
+        trace += "a";
+        return 2;
+      })
+      .then([&](int x) {
+        trace += std::to_string(x);
+        return promise<>::resolve();
+      })
+      .then([&] { trace += "b"; })
+      .then_callback([&](error e) { trace += e ? "!" : "."; });
+  l.run();
+  EXPECT_EQ(trace, "a2b.");
+}
+
+TEST(promise, a_handler_may_ignore_the_value) {
+  loop l(clock_kind::virtual_time);
+  bool ran = false;
+  promise<int>::resolve(3).then([&] { ran = true; });
+  l.run();
+  EXPECT_TRUE(ran);
+}
+
+TEST(promise, catch_error_recovers_with_a_value_or_a_promise) {
+  loop l(clock_kind::virtual_time);
+  std::vector<int> got;
+  promise<int>::reject(error("x")).catch_error([](error) { return 1; }).then([&](int v) { got.push_back(v); });
+  promise<int>::reject(error("x"))
+      .catch_error([&](const error&) { return make_promise<int>([&](auto cb) { op_after(l, ms, 2, cb); }); })
+      .then([&](int v) { got.push_back(v); });
+  l.run();
+  EXPECT_EQ(got, (std::vector<int>{1, 2}));
+}
+
+TEST(promise, catch_error_on_a_void_promise_may_return_nothing) {
+  loop l(clock_kind::virtual_time);
+  bool recovered = false;
+  promise<>::reject(error("x")).catch_error([](error) {}).then([&] { recovered = true; });
+  l.run();
+  EXPECT_TRUE(recovered);
+}
+
+TEST(promise, tap_error_runs_cleanup_and_stays_rejected_with_the_same_error) {
+  loop l(clock_kind::virtual_time);
+  int cleanups = 0;
+  std::string msg;
+  make_promise<int>([&](auto cb) { failing_op_after(l, ms, "io failed", cb); })
+      .tap_error([&](const error& e) {
+        EXPECT_EQ(e.message(), "io failed");
+        ++cleanups;
+      })
+      .then([](int) { ADD_FAILURE() << "must stay rejected"; }, [&](error e) { msg = e.message(); });
+  l.run();
+  EXPECT_EQ(cleanups, 1);
+  EXPECT_EQ(msg, "io failed");
+}
+
+TEST(promise, tap_error_does_not_wait_for_the_cleanup_it_starts) {
+  loop l(clock_kind::virtual_time);
+  std::int64_t rejected_at = -1, cleanup_done_at = -1;
+  promise<int>::reject(error("x"))
+      .tap_error([&](const error&) {
+        return make_promise([&](callback<> cb) {
+          l.set_timeout(10 * ms, [&, cb] {
+            cleanup_done_at = l.now_ns();
+            cb({});
+          });
+        });
+      })
+      .catch_error([&](error) {
+        rejected_at = l.now_ns();
+        return 0;
+      });
+  l.run();
+  EXPECT_EQ(rejected_at, 0);
+  EXPECT_EQ(cleanup_done_at, 10 * ms);
+}
+
+TEST(promise, finally_runs_on_both_outcomes_and_passes_them_on) {
+  loop l(clock_kind::virtual_time);
+  int finals = 0;
+  int value = 0;
+  std::string msg;
+  promise<int>::resolve(4).finally([&] { ++finals; }).then([&](int v) { value = v; });
+  promise<int>::reject(error("r")).finally([&] { ++finals; }).catch_error([&](error e) {
+    msg = e.message();
+    return 0;
+  });
+  l.run();
+  EXPECT_EQ(finals, 2);
+  EXPECT_EQ(value, 4);
+  EXPECT_EQ(msg, "r");
+}
+
+TEST(promise, finally_waits_for_a_returned_promise) {
+  loop l(clock_kind::virtual_time);
+  std::int64_t at = -1;
+  int value = 0;
+  promise<int>::resolve(5)
+      .finally([&] { return make_promise([&](callback<> cb) { l.set_timeout(3 * ms, [cb] { cb({}); }); }); })
+      .then([&](int v) {
+        value = v;
+        at = l.now_ns();
+      });
+  l.run();
+  EXPECT_EQ(value, 5);
+  EXPECT_EQ(at, 3 * ms);
+}
+
+TEST(promise, finally_that_throws_rejects) {
+  loop l(clock_kind::virtual_time);
+  std::string msg;
+  promise<int>::resolve(5).finally([] { throw std::runtime_error("cleanup failed"); }).catch_error([&](error e) {
+    msg = e.message();
+    return 0;
+  });
+  l.run();
+  EXPECT_EQ(msg, "cleanup failed");
+}
+
+TEST(promise, then_callback_delivers_a_value_or_an_error) {
+  loop l(clock_kind::virtual_time);
+  int value = 0;
+  std::string msg;
+  promise<int>::resolve(8).then_callback([&](error e, int v) {
+    EXPECT_FALSE(e);
+    value = v;
+  });
+  promise<int>::reject(error("no")).then_callback([&](error e, int) { msg = e.message(); });
+  EXPECT_EQ(value, 0) << "from a microtask, not synchronously";
+  l.run();
+  EXPECT_EQ(value, 8);
+  EXPECT_EQ(msg, "no");
+  EXPECT_EQ(l.unhandled_rejections(), 0u);
+}
+
+TEST(promise, all_fulfills_with_the_values_in_input_order) {
+  loop l(clock_kind::virtual_time);
+  std::vector<int> got;
+  std::vector<promise<int>> ps;
+  for (int i = 0; i < 5; ++i) ps.push_back(make_promise<int>([&, i](auto cb) { op_after(l, (5 - i) * ms, i, cb); }));
+  promise<int>::all(std::move(ps)).then([&](std::vector<int> v) { got = std::move(v); });
+  l.run();
+  EXPECT_EQ(got, (std::vector<int>{0, 1, 2, 3, 4}));
+}
+
+TEST(promise, all_of_nothing_fulfills_with_nothing) {
+  loop l(clock_kind::virtual_time);
+  bool a = false, b = false;
+  promise<int>::all({}).then([&](std::vector<int> v) { a = v.empty(); });
+  promise<>::all({}).then([&] { b = true; });
+  l.run();
+  EXPECT_TRUE(a);
+  EXPECT_TRUE(b);
+}
+
+TEST(promise, all_rejects_with_the_first_error_and_the_others_run_to_their_end) {
+  loop l(clock_kind::virtual_time);
+  std::string msg;
+  std::int64_t rejected_at = -1;
+  int finished = 0;
+  std::vector<promise<int>> ps;
+  ps.push_back(make_promise<int>([&](auto cb) { op_after(l, 10 * ms, 1, cb); }).then([&](int v) {
+    ++finished;
+    return v;
+  }));
+  ps.push_back(make_promise<int>([&](auto cb) { failing_op_after(l, 2 * ms, "second", cb); }));
+  ps.push_back(make_promise<int>([&](auto cb) { failing_op_after(l, 5 * ms, "third", cb); }));
+  const auto before = live_objects();
+  promise<int>::all(std::move(ps)).then([](std::vector<int>) {}, [&](error e) {
+    msg = e.message();
+    rejected_at = l.now_ns();
+  });
+  l.run();
+  EXPECT_EQ(msg, "second");
+  EXPECT_EQ(rejected_at, 2 * ms);
+  EXPECT_EQ(finished, 1) << "the slow branch still ran";
+  EXPECT_EQ(l.now_ns(), 10 * ms);
+  EXPECT_LE(live_objects(), before) << "nothing leaks";
+}
+
+TEST(promise, all_of_void_promises_fulfills_with_nothing) {
+  loop l(clock_kind::virtual_time);
+  int done = 0;
+  std::vector<promise<>> ps;
+  for (int i = 0; i < 3; ++i) ps.push_back(make_promise([&, i](callback<> cb) { l.set_timeout(i * ms, [cb] { cb({}); }); }));
+  promise<>::all(std::move(ps)).then([&] { ++done; });
+  l.run();
+  EXPECT_EQ(done, 1);
+}
+
+TEST(promise, all_settled_reports_every_outcome_and_never_rejects) {
+  loop l(clock_kind::virtual_time);
+  std::vector<result<int>> got;
+  std::vector<promise<int>> ps;
+  ps.push_back(promise<int>::resolve(1));
+  ps.push_back(promise<int>::reject(error("two")));
+  ps.push_back(make_promise<int>([&](auto cb) { op_after(l, ms, 3, cb); }));
+  promise<int>::all_settled(std::move(ps)).then([&](std::vector<result<int>> v) { got = std::move(v); });
+  l.run();
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_FALSE(got[0].err);
+  EXPECT_EQ(got[0].value, 1);
+  EXPECT_EQ(got[1].err.message(), "two");
+  EXPECT_EQ(got[2].value, 3);
+  EXPECT_EQ(l.unhandled_rejections(), 0u);
+}
+
+TEST(promise, all_settled_of_void_promises_gives_one_error_value_each) {
+  loop l(clock_kind::virtual_time);
+  std::vector<error> got;
+  promise<>::all_settled({promise<>::resolve(), promise<>::reject(error("b"))}).then([&](std::vector<error> v) {
+    got = std::move(v);
+  });
+  l.run();
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_FALSE(got[0]);
+  EXPECT_EQ(got[1].message(), "b");
+}
+
+TEST(promise, race_settles_like_the_first_to_settle) {
+  loop l(clock_kind::virtual_time);
+  int value = 0;
+  std::string msg;
+  promise<int>::race({make_promise<int>([&](auto cb) { op_after(l, 3 * ms, 3, cb); }),
+                      make_promise<int>([&](auto cb) { op_after(l, 1 * ms, 1, cb); })})
+      .then([&](int v) { value = v; });
+  promise<int>::race({make_promise<int>([&](auto cb) { op_after(l, 3 * ms, 3, cb); }),
+                      make_promise<int>([&](auto cb) { failing_op_after(l, 1 * ms, "fast failure", cb); })})
+      .catch_error([&](error e) {
+        msg = e.message();
+        return 0;
+      });
+  l.run();
+  EXPECT_EQ(value, 1);
+  EXPECT_EQ(msg, "fast failure");
+}
+
+TEST(promise, race_of_nothing_stays_pending) {
+  loop l(clock_kind::virtual_time);
+  auto p = promise<int>::race({});
+  l.run();
+  EXPECT_TRUE(p.is_pending());
+}
+
+TEST(promise, any_fulfills_with_the_first_fulfillment_and_skips_rejections) {
+  loop l(clock_kind::virtual_time);
+  int value = 0;
+  promise<int>::any({make_promise<int>([&](auto cb) { failing_op_after(l, 1 * ms, "a", cb); }),
+                     make_promise<int>([&](auto cb) { op_after(l, 2 * ms, 2, cb); }),
+                     make_promise<int>([&](auto cb) { op_after(l, 3 * ms, 3, cb); })})
+      .then([&](int v) { value = v; });
+  l.run();
+  EXPECT_EQ(value, 2);
+}
+
+TEST(promise, any_rejects_with_an_aggregate_error_when_all_reject_or_there_are_none) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::string> msgs;
+  auto record = [&](error e) {
+    msgs.push_back(e.message());
+    return 0;
+  };
+  promise<int>::any({promise<int>::reject(error("a")), promise<int>::reject(error("b"))}).catch_error(record);
+  promise<int>::any({}).catch_error(record);
+  l.run();
+  ASSERT_EQ(msgs.size(), 2u);
+  EXPECT_EQ(msgs[0], "AggregateError: All promises were rejected");
+  EXPECT_EQ(msgs[1], "AggregateError: All promises were rejected");
+}
+
+TEST(promise, co_await_of_a_promise_yields_its_value_or_throws_its_error) {
+  loop l(clock_kind::virtual_time);
+  int got = 0;
+  std::string msg;
+  auto body = [&]() -> task<> {
+    got = co_await make_promise<int>([&](auto cb) { op_after(l, ms, 21, cb); });
+    try {
+      co_await promise<int>::reject(error("awaited"));
+    } catch (const error_exception& e) {
+      msg = e.error().message();
+    }
+  };
+  start(body(), [](error e) { EXPECT_FALSE(e); });
+  l.run();
+  EXPECT_EQ(got, 21);
+  EXPECT_EQ(msg, "awaited");
+}
+
+TEST(promise, co_await_of_a_settled_promise_still_resumes_from_a_microtask) {
+  loop l(clock_kind::virtual_time);
+  std::string order;
+  auto body = [&]() -> task<> {
+    order += "a";
+    co_await promise<>::resolve();
+    order += "c";
+  };
+  start(body(), {});
+  order += "b";
+  l.run();
+  EXPECT_EQ(order, "abc");
+}
+
+TEST(promise, settle_of_a_promise_yields_its_outcome_as_a_value) {
+  loop l(clock_kind::virtual_time);
+  result<int> r;
+  error e;
+  auto body = [&]() -> task<> {
+    r = co_await settle(promise<int>::reject(error("as value")));
+    e = co_await settle(promise<>::resolve());
+  };
+  start(body(), {});
+  l.run();
+  EXPECT_EQ(r.err.message(), "as value");
+  EXPECT_FALSE(e);
+}
+
+TEST(promise, a_reaction_runs_in_the_async_context_its_then_was_called_in) {
+  loop l(clock_kind::virtual_time);
+  context a, b;
+  a.k = 1;
+  b.k = 2;
+  deferred<int> d;
+  std::vector<std::uint64_t> seen;
+  {
+    context_scope scope(&a);
+    d.get_promise().then([&](int) { seen.push_back(current_context()->k); });
+  }
+  {
+    context_scope scope(&b);
+    d.get_promise().then([&](int) { seen.push_back(current_context()->k); });
+    l.set_timeout(ms, [d] { d.resolve(1); }); // settled from b's timer
+  }
+  l.run();
+  EXPECT_EQ(seen, (std::vector<std::uint64_t>{1, 2}));
+}
+
+TEST(promise, an_unhandled_rejection_is_reported_when_the_loop_ends) {
+  loop l(clock_kind::virtual_time);
+  promise<int>::reject(error("nobody listens"));
+  make_promise<int>([&](auto cb) { failing_op_after(l, ms, "nor here", cb); });
+  promise<int>::resolve(1).then([](int) -> int { throw error_exception(error("chain end")); });
+  testing::internal::CaptureStderr();
+  l.run();
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(l.unhandled_rejections(), 3u);
+  EXPECT_NE(err.find("unhandled promise rejection: nobody listens"), std::string::npos) << err;
+  EXPECT_NE(err.find("nor here"), std::string::npos) << err;
+  EXPECT_NE(err.find("chain end"), std::string::npos) << err;
+}
+
+TEST(promise, a_rejection_handled_before_the_loop_ends_is_not_reported) {
+  loop l(clock_kind::virtual_time);
+  auto p = promise<int>::reject(error("late handler"));
+  l.set_timeout(5 * ms, [p] { p.catch_error([](error) { return 0; }); });
+  promise<int>::reject(error("ignored on purpose")).ignore_rejection();
+  l.run();
+  EXPECT_EQ(l.unhandled_rejections(), 0u);
+}
+
+TEST(promise, a_rejection_that_propagates_to_a_handler_is_not_reported) {
+  loop l(clock_kind::virtual_time);
+  promise<int>::reject(error("x")).then([](int v) { return v; }).then([](int v) { return v; }).catch_error([](error) {
+    return 0;
+  });
+  l.run();
+  EXPECT_EQ(l.unhandled_rejections(), 0u);
+}
+
+// ---- lifetimes --------------------------------------------------------------
+
+TEST(promise_lifetime, a_value_passes_along_a_chain_by_moves_only) {
+  counted::reset();
+  {
+    loop l(clock_kind::virtual_time);
+    make_promise<counted>([&](callback<counted> cb) { l.set_timeout(ms, [cb] { cb({}, counted(1)); }); })
+        .then([](counted c) { return c; })
+        .then([](counted&& c) { return std::move(c); })
+        .then([](const counted& c) { EXPECT_EQ(c.id, 1); });
+    l.run();
+  }
+  EXPECT_EQ(counted::copy_constructions, 0);
+  EXPECT_EQ(counted::active(), 0);
+}
+
+TEST(promise_lifetime, a_value_read_by_two_reactions_is_copied_not_moved_away) {
+  counted::reset();
+  {
+    loop l(clock_kind::virtual_time);
+    auto p = promise<counted>::resolve(counted(5));
+    int seen = 0;
+    p.then([&](counted c) { seen += c.id; });
+    p.then([&](counted c) { seen += c.id; });
+    l.run();
+    EXPECT_EQ(seen, 10);
+  }
+  EXPECT_EQ(counted::active(), 0);
+}
+
+TEST(promise_lifetime, a_handler_and_its_captures_are_destroyed_once_it_has_run) {
+  counted::reset();
+  loop l(clock_kind::virtual_time);
+  auto p = promise<int>::resolve(1).then([c = counted(1)](int v) { return v + c.id; });
+  EXPECT_EQ(counted::active(), 1);
+  l.run();
+  EXPECT_EQ(counted::active(), 0) << "the derived promise is still held, its handler is gone";
+  EXPECT_TRUE(p.is_fulfilled());
+}
+
+TEST(promise_lifetime, dropping_a_pending_chain_frees_its_states_and_handlers) {
+  counted::reset();
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    deferred<int> d;
+    d.get_promise().then([c = counted(1)](int v) { return v; }).then([c = counted(2)](int v) { return v; });
+    EXPECT_EQ(counted::active(), 2);
+  }
+  EXPECT_EQ(counted::active(), 0);
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(promise_lifetime, an_operation_that_never_completes_keeps_only_its_own_state) {
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    callback<int> kept;
+    {
+      auto p = make_promise<int>([&](callback<int> cb) { kept = cb; }).then([](int v) { return v; });
+    }
+    EXPECT_GT(live_objects(), before);
+  }
+  EXPECT_EQ(live_objects(), before) << "the callback was the last owner";
+}
+
+TEST(promise_lifetime, every_state_is_freed_after_a_run) {
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    for (int i = 0; i < 100; ++i)
+      make_promise<int>([&, i](auto cb) { op_after(l, (i % 7) * ms, i, cb); })
+          .then([](int v) { return promise<int>::resolve(v + 1); })
+          .then([](int v) -> int {
+            if (v % 3) throw error_exception(error("odd"));
+            return v;
+          })
+          .catch_error([](error) { return 0; })
+          .finally([] {})
+          .then_callback([](error, int) {});
+    l.run();
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+// ---- no stack growth ----------------------------------------------------------
+
+TEST(promise_stack, a_million_synchronous_completions_in_a_then_chain_use_constant_stack) {
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    const char* base = asyncshift::test::stack_here();
+    std::size_t deepest = 0;
+    promise<int> p = promise<int>::resolve(0);
+    for (int i = 0; i < 1'000'000; ++i)
+      p = p.then([&](int x) {
+        deepest = std::max(deepest, asyncshift::test::stack_depth_below(base));
+        return make_promise<int>([x](callback<int> cb) { cb({}, x + 1); });
+      });
+    int got = 0;
+    p.then([&](int v) { got = v; });
+    p = {};
+    l.run();
+    EXPECT_EQ(got, 1'000'000);
+    EXPECT_LT(deepest, 64u * 1024) << "bytes of stack below the test";
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+namespace {
+/// The recursive idiom: each step adopts the promise of the next one, so a
+/// million promises wait on one another and settle in one cascade.
+promise<int> count_up(int i, int n, std::size_t* deepest, const char* base) {
+  if (i == n) return promise<int>::resolve(i);
+  return make_promise<int>([i](callback<int> cb) { cb({}, i + 1); }).then([=](int next) {
+    *deepest = std::max(*deepest, asyncshift::test::stack_depth_below(base));
+    return count_up(next, n, deepest, base);
+  });
+}
+} // namespace
+
+TEST(promise_stack, a_million_promises_adopting_one_another_settle_in_constant_stack) {
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    const char* base = asyncshift::test::stack_here();
+    std::size_t deepest = 0;
+    int got = 0;
+    count_up(0, 1'000'000, &deepest, base).then([&](int v) {
+      deepest = std::max(deepest, asyncshift::test::stack_depth_below(base));
+      got = v;
+    });
+    l.run();
+    EXPECT_EQ(got, 1'000'000);
+    EXPECT_LT(deepest, 64u * 1024);
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(promise, settle_in_a_chain_gives_the_outcome_as_a_value_and_never_rejects) {
+  loop l(clock_kind::virtual_time);
+  std::string msg;
+  int value = 0;
+  bool void_ok = false;
+  std::string void_msg;
+  settle(promise<int>::reject(error("as a value"))).then([&](result<int> r) { msg = r.err.message(); });
+  settle(make_promise<int>([&](auto cb) { op_after(l, ms, 6, cb); })).then([&](result<int> r) {
+    EXPECT_FALSE(r.err);
+    value = r.value;
+  });
+  settle(promise<>::resolve()).then([&](error e) { void_ok = !e; });
+  settle(promise<>::reject(error("void failure"))).then([&](error e) { void_msg = e.message(); });
+  l.run();
+  EXPECT_EQ(msg, "as a value");
+  EXPECT_EQ(value, 6);
+  EXPECT_TRUE(void_ok);
+  EXPECT_EQ(void_msg, "void failure");
+  EXPECT_EQ(l.unhandled_rejections(), 0u) << "a settled rejection counts as handled";
+}
+
+TEST(promise_stack, a_rejection_crossing_a_million_thens_without_error_handlers_uses_constant_stack) {
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    deferred<int> d;
+    promise<int> p = d.get_promise();
+    int handlers_run = 0;
+    for (int i = 0; i < 1'000'000; ++i)
+      p = p.then([&](int v) {
+        ++handlers_run;
+        return v + 1;
+      });
+    std::string msg;
+    const char* base = asyncshift::test::stack_here();
+    std::size_t deepest = 0;
+    p.catch_error([&](error e) {
+      deepest = asyncshift::test::stack_depth_below(base);
+      msg = e.message();
+      return 0;
+    });
+    p = {};
+    d.reject(error("deep"));
+    l.run();
+    EXPECT_EQ(msg, "deep");
+    EXPECT_EQ(handlers_run, 0);
+    EXPECT_LT(deepest, 64u * 1024);
+  }
+  EXPECT_EQ(live_objects(), before);
+}

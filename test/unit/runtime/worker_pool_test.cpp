@@ -1,0 +1,153 @@
+// Cross-thread completion: work runs on the pool, continuations resume on the
+// loop thread, in the context that started the work, from every style. This
+// file is its own test binary so that `make test-sanitize` can build it under
+// ThreadSanitizer.
+#include <asyncshift/context.hpp>
+#include <asyncshift/future.hpp>
+#include <asyncshift/loop.hpp>
+#include <asyncshift/promise.hpp>
+#include <asyncshift/promisify.hpp>
+#include <asyncshift/task.hpp>
+#include <asyncshift/worker_pool.hpp>
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace asyncshift;
+
+namespace {
+std::uint64_t checksum(const std::vector<std::uint8_t>& bytes) {
+  std::uint64_t s = 0;
+  for (auto b : bytes) s = s * 31 + b;
+  return s;
+}
+} // namespace
+
+TEST(worker_pool, work_runs_on_a_pool_thread_and_the_callback_on_the_loop_thread) {
+  loop l(clock_kind::real);
+  const auto loop_thread = std::this_thread::get_id();
+  std::thread::id worked_on, called_on;
+  int got = 0;
+  queue_work(
+      [&] {
+        worked_on = std::this_thread::get_id();
+        return 42;
+      },
+      [&](error e, int v) {
+        EXPECT_FALSE(e);
+        called_on = std::this_thread::get_id();
+        got = v;
+      });
+  l.run(); // returns only once the work is back
+  EXPECT_EQ(got, 42);
+  EXPECT_NE(worked_on, loop_thread);
+  EXPECT_EQ(called_on, loop_thread);
+}
+
+TEST(worker_pool, an_exception_in_the_work_becomes_the_callback_error) {
+  loop l(clock_kind::real);
+  std::string msg;
+  queue_work([]() -> int { throw std::runtime_error("work failed"); }, [&](error e, int) { msg = e.message(); });
+  l.run();
+  EXPECT_EQ(msg, "work failed");
+}
+
+TEST(worker_pool, the_continuation_runs_in_the_context_that_started_the_work) {
+  loop l(clock_kind::real);
+  context c;
+  c.k = 17;
+  std::uint64_t seen = 0;
+  {
+    context_scope scope(&c);
+    queue_work([] {}, [&](error) { seen = current_context() ? current_context()->k : 0; });
+  }
+  l.run();
+  EXPECT_EQ(seen, 17u);
+}
+
+TEST(worker_pool, thousands_of_jobs_from_every_style_complete_on_the_loop) {
+  loop l(clock_kind::virtual_time); // time jumps, but the loop still waits for the pool
+  const auto loop_thread = std::this_thread::get_id();
+  constexpr int n = 2000;
+  std::atomic<int> executed{0};
+  int by_callback = 0, by_promise = 0, by_future = 0, by_task = 0;
+  std::uint64_t sum = 0;
+  // Named, so that it outlives the coroutines it makes (their captures live
+  // in the lambda object, not in the coroutine frame).
+  auto via_task = [&](auto work) -> task<> {
+    int v = co_await promisify<int>([work](callback<int> cb) { queue_work(work, std::move(cb)); });
+    EXPECT_EQ(std::this_thread::get_id(), loop_thread);
+    ++by_task;
+    sum += static_cast<std::uint64_t>(v);
+  };
+  for (int i = 0; i < n; ++i) {
+    auto work = [&executed, i] {
+      executed.fetch_add(1, std::memory_order_relaxed);
+      return i;
+    };
+    switch (i % 4) {
+    case 0:
+      queue_work(work, [&](error e, int v) {
+        EXPECT_FALSE(e);
+        EXPECT_EQ(std::this_thread::get_id(), loop_thread);
+        ++by_callback;
+        sum += static_cast<std::uint64_t>(v);
+      });
+      break;
+    case 1:
+      make_promise<int>([work](callback<int> cb) { queue_work(work, std::move(cb)); }).then([&](int v) {
+        EXPECT_EQ(std::this_thread::get_id(), loop_thread);
+        ++by_promise;
+        sum += static_cast<std::uint64_t>(v);
+      });
+      break;
+    case 2:
+      make_future<int>([work](callback<int> cb) { queue_work(work, std::move(cb)); }).then([&](int v) {
+        EXPECT_EQ(std::this_thread::get_id(), loop_thread);
+        ++by_future;
+        sum += static_cast<std::uint64_t>(v);
+      });
+      break;
+    default:
+      start(via_task(work), {});
+    }
+  }
+  l.run();
+  EXPECT_EQ(executed.load(), n);
+  EXPECT_EQ(by_callback + by_promise + by_future + by_task, n);
+  EXPECT_EQ(by_task, n / 4);
+  EXPECT_EQ(sum, static_cast<std::uint64_t>(n) * (n - 1) / 2);
+}
+
+TEST(worker_pool, random_bytes_are_made_on_the_pool_and_depend_only_on_the_seed) {
+  loop l(clock_kind::real);
+  std::vector<std::uint64_t> sums(3);
+  int done = 0;
+  for (int i = 0; i < 3; ++i) // they may complete in any order
+    random_bytes(1024, i == 2 ? 2 : 1, [&, i](error e, std::vector<std::uint8_t> bytes) {
+      EXPECT_FALSE(e);
+      EXPECT_EQ(bytes.size(), 1024u);
+      sums[static_cast<std::size_t>(i)] = checksum(bytes);
+      ++done;
+    });
+  l.run();
+  ASSERT_EQ(done, 3);
+  EXPECT_EQ(sums[0], sums[1]);
+  EXPECT_NE(sums[0], sums[2]);
+}
+
+TEST(worker_pool, a_private_pool_finishes_its_queue_before_it_is_destroyed) {
+  loop l(clock_kind::real);
+  int done = 0;
+  {
+    worker_pool pool(2);
+    EXPECT_EQ(pool.size(), 2u);
+    for (int i = 0; i < 100; ++i) pool.submit([] { return 1; }, [&](error, int v) { done += v; });
+  } // joins after running every job
+  l.run();
+  EXPECT_EQ(done, 100);
+}
