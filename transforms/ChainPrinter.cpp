@@ -125,6 +125,9 @@ private:
 
   std::string text(const Text &T);
   std::string capture() const { return F.IsMember ? "[=, this]" : "[=]"; }
+  static std::string detached(const std::string &Call, const std::string &Handler) {
+    return Call + ".then_callback(" + Handler + ")";
+  }
   std::string nameOf(VarId V) const;
   void declared(VarId V);
   void refuse(const char *Id, Loc Where, std::string Message);
@@ -246,17 +249,7 @@ std::string ChainLowering::text(const Text &T) {
       UsedAt.emplace_back(R.Var, Cur);
     return T.Source;
   }
-  std::string Out;
-  unsigned Pos = 0;
-  for (const Text::Ref &R : T.Refs) {
-    if (R.Offset < Pos)
-      continue;
-    Out.append(T.Source, Pos, R.Offset - Pos);
-    Out += nameOf(R.Var);
-    Pos = R.Offset + R.Length;
-  }
-  Out.append(T.Source, Pos, std::string::npos);
-  return Out;
+  return renderText(T, [this](VarId V) { return nameOf(V); }, &ChainLowering::detached);
 }
 
 std::string ChainLowering::promiseOf(const AsyncCallNode &A) {

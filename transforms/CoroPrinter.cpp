@@ -635,6 +635,21 @@ std::string CoroLowering::whenAll(const Combinator &K) {
   std::string Count = Names.render(K.Count);
   Names.push();
   std::string Index = K.Index != NoVar ? Names.declare(K.Index) : "";
+  // A branch that is one call passing its outcome on needs no coroutine of
+  // its own: the lambda returns the operation (or the converted call's task).
+  if (K.Body.size() == 1)
+    if (const auto *A = dyn<AsyncCallNode>(K.Body.front().get());
+        A && A->Handler == AsyncCallNode::HandlerKind::Forward && !A->Comb) {
+      std::string Op;
+      if (A->CalleeConverted)
+        Op = Names.render(A->WithoutHandler);
+      else
+        Op = (A->ValueType.empty() ? std::string("asyncshift::promisify(") : "asyncshift::promisify<" + A->ValueType + ">(") +
+             "[=](auto " + CallbackName + ") { " + Names.render(A->Prefix) + CallbackName + Names.render(A->Suffix) + "; })";
+      Names.pop();
+      return "asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType +
+             (Index.empty() ? "" : " " + Index) + ") {\nreturn " + Op + ";\n})";
+    }
   std::string Body = lowerNested(K.Body, K.ItemType, Ctx{});
   Names.pop();
   std::string Task;
@@ -883,6 +898,9 @@ bool hasCoAwait(const CoList &L) {
 
 std::optional<PrintedFunction> CoroLowering::run() {
   ResultType = F.ResultType;
+  Names.setDetached([](const std::string &Call, const std::string &Handler) {
+    return "asyncshift::start(" + Call + ", " + Handler + ")";
+  });
   CallbackName = "cb";
   while (F.Identifiers.count(CallbackName))
     CallbackName += "_";

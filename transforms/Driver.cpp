@@ -55,7 +55,7 @@ Anything the tool cannot convert faithfully is refused with a diagnostic
 for that file.
 )";
 
-cl::opt<std::string> StyleOpt("style", cl::desc("Output style: coro or coro-values"), cl::value_desc("style"),
+cl::opt<std::string> StyleOpt("style", cl::desc("Output style: promise, future, coro or coro-values"), cl::value_desc("style"),
                               cl::cat(Category));
 cl::opt<bool> CheckOpt("check", cl::desc("Only analyse: report callback bugs, write nothing"), cl::cat(Category));
 cl::opt<std::string> OutputOpt("o", cl::desc("Write the rewritten file to <file> (one input file)"),

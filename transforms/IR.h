@@ -50,7 +50,10 @@ struct Var {
   bool IsReference = false;
 };
 
-/// Source text with the positions of references to the function's variables.
+struct Splice;
+
+/// Source text with the positions of references to the function's variables,
+/// and of calls a printer must spell its own way (Splices).
 struct Text {
   struct Ref {
     unsigned Offset;
@@ -59,6 +62,7 @@ struct Text {
   };
   std::string Source;
   std::vector<Ref> Refs;
+  std::vector<Splice> Splices;
 
   bool empty() const { return Source.empty(); }
   bool references(VarId V) const {
@@ -67,6 +71,17 @@ struct Text {
         return true;
     return false;
   }
+};
+
+/// A call of a function this run converts, inside text kept verbatim, that
+/// does not wait for it (`step([](asyncshift::error) {});`): the printer
+/// replaces [Offset, Offset + Length) with its style's detached call of
+/// `Call` (the call without its handler) delivering to `Handler`.
+struct Splice {
+  unsigned Offset = 0;
+  unsigned Length = 0;
+  Text Call;
+  Text Handler;
 };
 
 /// A statement that declares exactly one variable, split so a printer can

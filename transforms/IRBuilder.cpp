@@ -83,7 +83,7 @@ private:
   ErrorArg errorArg(const Expr *E);
   void buildSync(const Stmt *S, Block &Out);
   void describeDecl(const VarDecl *VD, SyncNode &N);
-  void scanSync(const Stmt *S);
+  std::vector<const CallExpr *> scanSync(const Stmt *S);
   void checkEscapes();
   void checkJoinCaptures();
   void collectJoinOuterNames();
@@ -509,13 +509,32 @@ void Builder::buildSync(const Stmt *S, Block &Out) {
                   "named continuation '" + (First ? First->getDecl()->getName().str() : std::string("?")) +
                       "' is used other than by calling it or passing it as a handler; cannot convert");
   }
-  scanSync(S);
+  std::vector<const CallExpr *> Detached = scanSync(S);
   auto Code = textOf(S);
   if (!Code)
     return refuse(ids::Macro, S, "statement comes from a macro expansion; cannot convert");
   auto N = std::make_unique<SyncNode>();
   N->Where.Raw = S->getBeginLoc().getRawEncoding();
   N->Code = std::move(*Code);
+  // Detached calls of converted functions: the printer spells them.
+  if (!Detached.empty()) {
+    auto StmtOff = offsets(S->getSourceRange());
+    for (const CallExpr *C : Detached) {
+      CallArgs A = callArguments(C);
+      AsyncCallNode Call;
+      auto CallOff = offsets(C->getSourceRange());
+      auto HandlerText = A.Args.empty() ? std::nullopt : textOf(A.Args.back());
+      if (!StmtOff || !CallOff || !HandlerText || !fillCallTexts(C, A.Args.back(), Call))
+        return refuse(ids::Macro, C, "detached call comes from a macro expansion; cannot convert");
+      Splice Sp;
+      Sp.Offset = CallOff->first - StmtOff->first;
+      Sp.Length = CallOff->second - CallOff->first;
+      Sp.Call = std::move(Call.WithoutHandler);
+      Sp.Handler = std::move(*HandlerText);
+      N->Code.Splices.push_back(std::move(Sp));
+    }
+    llvm::sort(N->Code.Splices, [](const Splice &X, const Splice &Y) { return X.Offset < Y.Offset; });
+  }
   // Statements that end with an expression (`f();`, `for (...) x += v;`,
   // `if (c) g();`) do not include their semicolon in the AST's range.
   if (!N->Code.Source.empty() && N->Code.Source.back() != ';' && N->Code.Source.back() != '}') {
@@ -541,7 +560,7 @@ void Builder::buildSync(const Stmt *S, Block &Out) {
 /// What a verbatim statement must not contain: a `return` or `goto` of the
 /// async function itself, coroutine keywords, a detached call of a function
 /// this run converts.
-void Builder::scanSync(const Stmt *S) {
+std::vector<const CallExpr *> Builder::scanSync(const Stmt *S) {
   class Scanner : public RecursiveASTVisitor<Scanner> {
   public:
     Scanner(Builder &B, const ConvertedSet &Converted) : B(B), Converted(Converted) {}
@@ -570,12 +589,19 @@ void Builder::scanSync(const Stmt *S) {
     }
     bool VisitCallExpr(CallExpr *C) {
       if (const FunctionDecl *Callee = C->getDirectCallee())
-        if (Converted.count(Callee->getCanonicalDecl()) && !Bad)
-          Bad = C, Id = ids::DetachedConvertedCall,
-          Msg = "detached call of '" + Callee->getNameAsString() +
-                "', an async function this run converts; not supported yet";
+        if (Converted.count(Callee->getCanonicalDecl()) && !Bad) {
+          for (const CallExpr *Outer : Detached)
+            if (Outer->getSourceRange().fullyContains(C->getSourceRange())) {
+              Bad = C, Id = ids::DetachedConvertedCall,
+              Msg = "detached call of '" + Callee->getNameAsString() +
+                    "' inside the arguments of another; cannot convert";
+              return true;
+            }
+          Detached.push_back(C);
+        }
       return true;
     }
+    std::vector<const CallExpr *> Detached;
     Builder &B;
     const ConvertedSet &Converted;
     unsigned LambdaDepth = 0;
@@ -586,6 +612,7 @@ void Builder::scanSync(const Stmt *S) {
   Scan.TraverseStmt(const_cast<Stmt *>(S));
   if (Scan.Bad)
     refuse(Scan.Id, Scan.Bad, Scan.Msg);
+  return Scan.Detached;
 }
 
 /// Splits `T x = e;`, `T x(args);`, `T x{...};` into type and initializer.

@@ -76,18 +76,7 @@ const std::string &Naming::declare(VarId V, const std::set<std::string> &Avoid) 
 }
 
 std::string Naming::render(const Text &T) const {
-  std::string Out;
-  Out.reserve(T.Source.size() + 16);
-  unsigned Pos = 0;
-  for (const Text::Ref &R : T.Refs) {
-    if (R.Offset < Pos)
-      continue;
-    Out.append(T.Source, Pos, R.Offset - Pos);
-    Out += Names[R.Var];
-    Pos = R.Offset + R.Length;
-  }
-  Out.append(T.Source, Pos, std::string::npos);
-  return Out;
+  return renderText(T, [this](VarId V) { return Names[V]; }, Detached);
 }
 
 } // namespace asyncshift

@@ -66,6 +66,11 @@ public:
   /// Renders \p T with every variable under its output name.
   std::string render(const Text &T) const;
 
+  /// How the style spells a detached call of a converted function (Splices).
+  using DetachedSpelling = std::string (*)(const std::string &Call, const std::string &Handler);
+  void setDetached(DetachedSpelling D) { Detached = D; }
+  DetachedSpelling detached() const { return Detached; }
+
 private:
   bool visible(const std::string &Name) const;
 
@@ -73,7 +78,41 @@ private:
   std::vector<std::string> Names;
   std::vector<std::set<std::string>> Scopes;
   std::set<std::string> Taken;
+  DetachedSpelling Detached = nullptr;
 };
+
+/// Renders \p T: each reference through \p NameOf, each splice through
+/// \p Detached (the call and handler rendered the same way).
+template <class NameFn>
+std::string renderText(const Text &T, const NameFn &NameOf, Naming::DetachedSpelling Detached) {
+  std::string Out;
+  unsigned Pos = 0;
+  std::size_t NextSplice = 0;
+  for (const Text::Ref &R : T.Refs) {
+    // A splice before (or around) this reference goes first.
+    while (NextSplice < T.Splices.size() && T.Splices[NextSplice].Offset <= R.Offset) {
+      const Splice &S = T.Splices[NextSplice++];
+      Out.append(T.Source, Pos, S.Offset - Pos);
+      std::string Call = renderText(S.Call, NameOf, Detached), Handler = renderText(S.Handler, NameOf, Detached);
+      Out += Detached ? Detached(Call, Handler) : T.Source.substr(S.Offset, S.Length);
+      Pos = S.Offset + S.Length;
+    }
+    if (R.Offset < Pos)
+      continue;
+    Out.append(T.Source, Pos, R.Offset - Pos);
+    Out += NameOf(R.Var);
+    Pos = R.Offset + R.Length;
+  }
+  while (NextSplice < T.Splices.size()) {
+    const Splice &S = T.Splices[NextSplice++];
+    Out.append(T.Source, Pos, S.Offset - Pos);
+    std::string Call = renderText(S.Call, NameOf, Detached), Handler = renderText(S.Handler, NameOf, Detached);
+    Out += Detached ? Detached(Call, Handler) : T.Source.substr(S.Offset, S.Length);
+    Pos = S.Offset + S.Length;
+  }
+  Out.append(T.Source, Pos, std::string::npos);
+  return Out;
+}
 
 } // namespace asyncshift
 

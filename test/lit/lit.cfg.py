@@ -19,7 +19,14 @@ config.substitutions.append(("%asyncshift", config.asyncshift_tool))
 config.substitutions.append(("%flags", flags))
 # Strip CHECK lines (keeping line count, so diagnostics keep their lines).
 config.substitutions.append(("%strip", "sed -e 's|^// *CHECK.*$|//|'"))
-config.substitutions.append(("%gxx", "%s %s %s -fsyntax-only -x c++" % (config.gxx, flags, warn)))
-config.substitutions.append(("%clangxx", "%s %s %s -fsyntax-only -x c++" % (config.clangxx, flags, warn)))
+# The runtime is precompiled (test/lit/CMakeLists.txt); without the PCH the
+# checks still work, only slower.
+gxx_pch = clang_pch = ""
+if os.path.exists(config.pch_header + ".gch"):
+    gxx_pch = "-include %s -Winvalid-pch" % config.pch_header
+if os.path.exists(os.path.join(config.pch_dir, "asyncshift_all.pch")):
+    clang_pch = "-include-pch %s" % os.path.join(config.pch_dir, "asyncshift_all.pch")
+config.substitutions.append(("%gxx", "%s %s %s %s -fsyntax-only -x c++" % (config.gxx, flags, warn, gxx_pch)))
+config.substitutions.append(("%clangxx", "%s %s %s %s -fsyntax-only -x c++" % (config.clangxx, flags, warn, clang_pch)))
 
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])

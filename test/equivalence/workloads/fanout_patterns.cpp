@@ -1,0 +1,117 @@
+// SPEC §3 patterns 6 and 7 (fan-out/join and sequential loops), each with its
+// combinator and as the hand-written idiom, in callback style. The entry runs
+// pattern k % 4 for execution k; each style's trace digest must equal this
+// file's, with and without injected failures.
+#include <asyncshift/bench.hpp>
+
+#include <memory>
+#include <vector>
+
+using asyncshift::callback;
+using asyncshift::error;
+namespace fake = asyncshift::fake;
+
+namespace {
+
+/// Pattern 6 with asyncshift::parallel: values in index order.
+void parallel_sum(std::int64_t seed, callback<std::int64_t> done) {
+  const std::size_t n = 3 + static_cast<std::size_t>(seed % 4);
+  asyncshift::parallel<std::int64_t>(
+      n,
+      [=](std::size_t i, callback<std::int64_t> got) {
+        fake::io("par.read", seed + static_cast<std::int64_t>(i), [=](error err, std::int64_t v) {
+          if (err) return got(err);
+          got({}, v % 1000);
+        });
+      },
+      [=](error err, std::vector<std::int64_t> values) {
+        if (err) {
+          fake::io("par.undo", seed, [](error, std::int64_t) {});
+          return done(err);
+        }
+        std::int64_t sum = 0;
+        for (std::size_t i = 0; i < values.size(); ++i) sum += values[i] * static_cast<std::int64_t>(i + 1);
+        done({}, sum);
+      });
+}
+
+/// Pattern 6 by hand: the counter idiom.
+void counter_read(std::int64_t seed, callback<std::vector<std::int64_t>> done) {
+  const std::size_t n = 2 + static_cast<std::size_t>(seed % 3);
+  if (n == 0) return done({}, {});
+  auto pending = std::make_shared<std::size_t>(n);
+  auto failed = std::make_shared<bool>(false);
+  auto results = std::make_shared<std::vector<std::int64_t>>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    fake::io("cnt.read", seed * 3 + static_cast<std::int64_t>(i), [=](error err, std::int64_t v) {
+      if (*failed) return;
+      if (err) {
+        *failed = true;
+        return done(err);
+      }
+      (*results)[i] = v;
+      if (--*pending == 0) done({}, *results);
+    });
+  }
+}
+
+/// Pattern 7 with asyncshift::each_series.
+void series(std::int64_t seed, callback<> done) {
+  const std::size_t n = 2 + static_cast<std::size_t>(seed % 3);
+  asyncshift::each_series(
+      n,
+      [=](std::size_t i, callback<> step) {
+        fake::io("ser.read", seed + static_cast<std::int64_t>(i), [=](error err, std::int64_t v) {
+          if (err) return step(err);
+          fake::io("ser.write", v % 100, [=](error err, std::int64_t) { step(err); });
+        });
+      },
+      [=](error err) {
+        if (err) {
+          fake::io("ser.cleanup", seed, [](error, std::int64_t) {});
+          return done(err);
+        }
+        done({});
+      });
+}
+
+/// Pattern 7 by hand: the recursive lambda.
+void recursive(std::int64_t seed, callback<std::int64_t> done) {
+  const int n = 2 + static_cast<int>(seed % 4);
+  auto step = [=](auto &self, int i, std::int64_t total) -> void {
+    if (i == n) return done({}, total);
+    fake::io("rec.read", seed + i, [=](error err, std::int64_t v) {
+      if (err) return done(err);
+      self(self, i + 1, total + v % 100);
+    });
+  };
+  step(step, 0, 0);
+}
+
+void valued(int which, std::int64_t seed, callback<> done) {
+  auto finish = [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    fake::io("result", v % 1000, [=](error err, std::int64_t) { done(err); });
+  };
+  if (which == 0) return parallel_sum(seed, finish);
+  if (which == 1) {
+    return counter_read(seed, [=](error err, std::vector<std::int64_t> values) {
+      if (err) return finish(err, 0);
+      std::int64_t sum = 0;
+      for (std::int64_t v : values) sum = sum * 3 + v % 1000;
+      finish({}, sum);
+    });
+  }
+  recursive(seed, finish);
+}
+
+} // namespace
+
+void fanout_patterns(std::uint64_t k, callback<> done) {
+  const auto seed = static_cast<std::int64_t>(k);
+  const int which = static_cast<int>(k % 4);
+  if (which == 3) return series(seed, done);
+  valued(which, seed, done);
+}
+
+ASYNCSHIFT_WORKLOAD("fanout_patterns", fanout_patterns);
