@@ -1,6 +1,20 @@
 // The workload runner: n executions at once on one loop, as bluebird's
 // performance.js runs n parallel calls, then one JSON line (SPEC §7).
 //
+// What a run does, in order, and why:
+//   1. warm-up: min(350, n) executions run to completion first, exactly as
+//      performance.js does, so the pool, the timer FIFOs and the microtask
+//      ring have grown and the code is hot before anything is measured;
+//   2. the peak-RSS counter is reset (one write to /proc/self/clear_refs) and
+//      the RSS read once, so `mem_mb` is the growth of resident memory during
+//      the measured run (bluebird's "memory", but a true kernel-tracked peak
+//      rather than two samples);
+//   3. the measured run, in asyncshift_bench_measured_run() (the function
+//      `make bench-instructions` tells callgrind to count in): nothing in it
+//      makes a system call per operation or per completion; allocation
+//      counters are plain thread-local increments;
+//   4. one /proc read for the peak, and the JSON line.
+//
 // The trace digest: each execution's context accumulates an order-independent
 // hash of the multiset of (virtual start time, op, arg) of the ops it started;
 // when it completes, that hash, the op count, k and the outcome (success, or
@@ -14,26 +28,33 @@
 #include "asyncshift/bench.hpp"
 #include "asyncshift/detail/hash.hpp"
 
-#include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
+#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cinttypes>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace asyncshift::bench {
 namespace {
 
 struct options {
   params_t params;
-  std::uint64_t warmup = UINT64_MAX; // default: min(n / 10, 1000)
+  std::uint64_t warmup = UINT64_MAX; // default: min(n, 350), as performance.js
   bool dump = false;
+  bool harness_only = false;
+  int progress = -1; // -1: when stderr is a terminal
   std::string workload;
 };
 
@@ -42,7 +63,7 @@ struct options {
   if (problem) std::fprintf(out, "%s: %s\n", argv0, problem);
   std::fprintf(out,
                "usage: %s [--n N] [--t MS] [--p P] [--e PROB] [--seed S] [--clock=real|virtual]\n"
-               "          [--warmup N] [--workload NAME]\n"
+               "          [--warmup N] [--workload NAME] [--[no-]progress] [--harness-only]\n"
                "Runs N executions of the workload at once and prints one JSON line.\n"
                "  --n N           executions (default 10000)\n"
                "  --t MS          latency of every simulated I/O op in ms (default 1)\n"
@@ -50,7 +71,12 @@ struct options {
                "  --e PROB        probability that an op fails (default 0)\n"
                "  --seed S        seed of the error injection (default 1)\n"
                "  --clock=KIND    real (sleeps) or virtual (time jumps to the next timer)\n"
-               "  --warmup N      executions run before measuring (default min(n/10, 1000))\n"
+               "  --warmup N      executions run to completion before measuring\n"
+               "                  (default min(n, 350), as bluebird's performance.js)\n"
+               "  --progress      a progress line on stderr once a run takes over 2 s\n"
+               "                  (default: only when stderr is a terminal)\n"
+               "  --harness-only  executions complete at once without running the workload:\n"
+               "                  measures the harness's own cost per execution\n"
                "  --dump-executions  print each execution's ops, trace hash and outcome to stderr\n"
                "                  (to find the execution where two styles differ)\n",
                argv0);
@@ -101,6 +127,9 @@ options parse(int argc, char** argv) {
     else if (flag == "--warmup") o.warmup = parse_number<std::uint64_t>(argv[0], flag, next());
     else if (flag == "--workload") o.workload = next();
     else if (flag == "--dump-executions") o.dump = true;
+    else if (flag == "--harness-only") o.harness_only = true;
+    else if (flag == "--progress") o.progress = 1;
+    else if (flag == "--no-progress") o.progress = 0;
     else if (flag == "--clock") {
       std::string v = next();
       if (v == "real") o.params.clock = clock_kind::real;
@@ -116,24 +145,26 @@ options parse(int argc, char** argv) {
   return o;
 }
 
+struct run_state {
+  bool dump = false;
+  // Read by the progress thread: relaxed loads and stores compile to plain
+  // moves, so counting costs the measured path nothing extra.
+  std::atomic<std::uint64_t> completed{0};
+  std::uint64_t failed = 0;
+  std::uint64_t duplicates = 0;
+  std::uint64_t digest = 0;
+};
+
 /// One execution: its async context and the sink its outcome is delivered to.
 struct execution : asyncshift::detail::handler<> {
   context ctx;
-  struct run_state* run = nullptr;
+  run_state* run = nullptr;
   bool completed = false;
 
   execution() : asyncshift::detail::handler<>{&ops_} {}
   static void deliver(asyncshift::detail::handler<>* self, error&& e);
   static void no_destroy(asyncshift::detail::handler<>*) noexcept {}
   static constexpr asyncshift::detail::handler_ops<> ops_{&deliver, &no_destroy};
-};
-
-struct run_state {
-  bool dump = false;
-  std::uint64_t completed = 0;
-  std::uint64_t failed = 0;
-  std::uint64_t duplicates = 0;
-  std::uint64_t digest = 0;
 };
 
 void execution::deliver(asyncshift::detail::handler<>* self, error&& e) {
@@ -144,7 +175,7 @@ void execution::deliver(asyncshift::detail::handler<>* self, error&& e) {
     return;
   }
   me->completed = true;
-  ++r.completed;
+  r.completed.store(r.completed.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   if (e) ++r.failed;
   const std::uint64_t outcome = e ? asyncshift::detail::hash_string(e.message()) : 0x5eedULL;
   const context& c = me->ctx;
@@ -167,18 +198,31 @@ std::unique_ptr<execution[]> prepare(run_state& r, std::uint64_t first, std::uin
   return execs;
 }
 
+struct run_request {
+  const workload* w;
+  loop* l;
+  execution* execs;
+  std::uint64_t count;
+  bool harness_only;
+};
+
 /// Starts every prepared execution and runs the loop until all are done.
-void run_executions(const workload& w, loop& l, execution* execs, std::uint64_t count) {
-  for (std::uint64_t i = 0; i < count; ++i) {
-    execution& x = execs[i];
+void run_executions(const run_request& q) {
+  const workload& w = *q.w;
+  for (std::uint64_t i = 0; i < q.count; ++i) {
+    execution& x = q.execs[i];
 #ifndef NDEBUG
     x.called = false;
 #endif
-    x.ctx.start_ns = l.now_ns();
+    x.ctx.start_ns = q.l->now_ns();
     context_scope scope(&x.ctx);
-    w.start(w.entry, x.ctx.k, callback<>::borrow(&x));
+    if (q.harness_only) [[unlikely]]
+      callback<>::borrow(&x)({});
+    else
+      w.start(w.entry, x.ctx.k, callback<>::borrow(&x));
   }
-  l.run();
+  if (w.run_loop) w.run_loop();
+  else q.l->run();
 }
 
 double cpu_ms() {
@@ -187,12 +231,23 @@ double cpu_ms() {
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) / 1e6;
 }
 
-double peak_rss_mb() {
+/// A field of /proc/self/status in MB (VmHWM: peak RSS, VmRSS: RSS now).
+double status_mb(const char* field) {
   std::ifstream status("/proc/self/status");
   std::string line;
+  const std::size_t len = std::strlen(field);
   while (std::getline(status, line))
-    if (line.rfind("VmHWM:", 0) == 0) return std::strtod(line.c_str() + 6, nullptr) / 1024.0;
+    if (line.compare(0, len, field) == 0 && line.size() > len && line[len] == ':')
+      return std::strtod(line.c_str() + len + 1, nullptr) / 1024.0;
   return 0;
+}
+
+/// Resets the kernel's peak-RSS counter to the current RSS (Linux >= 4.0).
+bool reset_peak_rss() {
+  std::FILE* f = std::fopen("/proc/self/clear_refs", "w");
+  if (!f) return false;
+  const bool ok = std::fputs("5", f) >= 0;
+  return std::fclose(f) == 0 && ok;
 }
 
 const char* build_kind() {
@@ -205,26 +260,111 @@ const char* build_kind() {
 #endif
 }
 
+const char* compiler() {
+#if defined(__clang__)
+  return "clang " __clang_version__;
+#elif defined(__GNUC__)
+  return "gcc " __VERSION__;
+#else
+  return "unknown";
+#endif
+}
+
+/// Prints "name style: done/n executions, s" on stderr every second once a
+/// run has lasted two, from its own thread, so the measured path never looks
+/// at a clock for it. Made before measuring (starting a thread allocates).
+class progress_line {
+public:
+  progress_line(bool enabled, const workload& w, const run_state& r, std::uint64_t n) {
+    if (!enabled) return;
+    thread_ = std::thread([this, &w, &r, n] {
+      std::unique_lock<std::mutex> lock(mutex_);
+      cv_.wait(lock, [this] { return armed_; });
+      const auto t0 = std::chrono::steady_clock::now();
+      auto next = t0 + std::chrono::seconds(2);
+      while (!cv_.wait_until(lock, next, [this] { return stop_; })) {
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        std::fprintf(stderr, "\r\033[K  %s %s: %" PRIu64 "/%" PRIu64 " executions, %.0f s", w.name, w.style,
+                     r.completed.load(std::memory_order_relaxed), n, s);
+        std::fflush(stderr);
+        shown_ = true;
+        next += std::chrono::seconds(1);
+      }
+      if (shown_) std::fprintf(stderr, "\r\033[K");
+    });
+  }
+  void start() { signal([this] { armed_ = true; }); }
+  void stop() {
+    if (!thread_.joinable()) return;
+    signal([this] { armed_ = stop_ = true; });
+    thread_.join();
+  }
+  ~progress_line() { stop(); }
+
+private:
+  template <class F>
+  void signal(F f) {
+    if (!thread_.joinable()) return;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      f();
+    }
+    cv_.notify_one();
+  }
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool armed_ = false;
+  bool stop_ = false;
+  bool shown_ = false;
+};
+
+const workload* pick_workload(const options& o, const char* argv0) {
+  auto& all = registry();
+  if (all.empty()) {
+    std::fprintf(stderr, "%s: no workload registered (ASYNCSHIFT_WORKLOAD missing?)\n", argv0);
+    return nullptr;
+  }
+  if (o.workload.empty()) {
+    if (all.size() > 1) {
+      std::fprintf(stderr, "%s: several workloads registered; pick one with --workload\n", argv0);
+      return nullptr;
+    }
+    return &all.front();
+  }
+  for (const auto& candidate : all)
+    if (o.workload == candidate.name) return &candidate;
+  std::fprintf(stderr, "%s: no workload named '%s'\n", argv0, o.workload.c_str());
+  return nullptr;
+}
+
 } // namespace
+
+shared_memory_stats& other_threads_memory() noexcept {
+  static shared_memory_stats stats;
+  return stats;
+}
+
+} // namespace asyncshift::bench
+
+/// The measured region: `make bench-instructions` runs the binaries under
+/// `valgrind --tool=callgrind --toggle-collect=asyncshift_bench_measured_run`,
+/// so instruction counts cover exactly this call (start-up, warm-up and
+/// reporting excluded). Not inlined, and with C linkage for a stable name.
+extern "C" [[gnu::noinline]] void asyncshift_bench_measured_run(const void* request) {
+  asyncshift::bench::run_executions(*static_cast<const asyncshift::bench::run_request*>(request));
+}
+
+namespace asyncshift::bench {
 
 int harness_main(int argc, char** argv) {
   options o = parse(argc, argv);
-  auto& all = registry();
-  if (all.empty()) {
-    std::fprintf(stderr, "%s: no workload registered (ASYNCSHIFT_WORKLOAD missing?)\n", argv[0]);
-    return 2;
-  }
-  const workload* w = &all.front();
-  if (!o.workload.empty()) {
-    w = nullptr;
-    for (const auto& candidate : all)
-      if (o.workload == candidate.name) w = &candidate;
-    if (!w) {
-      std::fprintf(stderr, "%s: no workload named '%s'\n", argv[0], o.workload.c_str());
-      return 2;
-    }
-  } else if (all.size() > 1) {
-    std::fprintf(stderr, "%s: several workloads registered; pick one with --workload\n", argv[0]);
+  const workload* w = pick_workload(o, argv[0]);
+  if (!w) return 2;
+  if (std::strcmp(build_kind(), "release") != 0)
+    std::fprintf(stderr, "***WARNING*** %s is not an optimised release build (%s): its timings mean little\n", argv[0], build_kind());
+  if (w->run_loop && o.params.clock != clock_kind::real) {
+    std::fprintf(stderr, "%s: %s runs on its own event loop, which has only the real clock\n", argv[0], w->style);
     return 2;
   }
 
@@ -237,48 +377,64 @@ int harness_main(int argc, char** argv) {
 
   loop l(o.params.clock);
   const std::uint64_t n = o.params.n;
-  std::uint64_t warmup = o.warmup == UINT64_MAX ? std::min<std::uint64_t>(n / 10, 1000) : o.warmup;
+  const std::uint64_t warmup = o.warmup == UINT64_MAX ? std::min<std::uint64_t>(n, 350) : o.warmup;
   if (warmup) { // ks after the measured ones; its digest is discarded
     run_state wr;
     auto execs = prepare(wr, n, warmup);
-    run_executions(*w, l, execs.get(), warmup);
+    const run_request q{w, &l, execs.get(), warmup, o.harness_only};
+    run_executions(q);
   }
 
   run_state r;
   r.dump = o.dump;
   auto execs = prepare(r, 0, n);
+  const run_request q{w, &l, execs.get(), n, o.harness_only};
+  progress_line progress(o.progress == 1 || (o.progress == -1 && isatty(STDERR_FILENO)), *w, r, n);
+
+  const bool peak_reset = reset_peak_rss();
+  const double rss_start = status_mb("VmRSS");
   const asyncshift::detail::memory_stats before = asyncshift::detail::tl_memory;
+  const std::uint64_t other_allocs0 = other_threads_memory().allocs.load();
+  const std::uint64_t other_bytes0 = other_threads_memory().bytes.load();
   asyncshift::detail::tl_memory.peak_live_bytes = asyncshift::detail::tl_memory.live_bytes;
+  progress.start();
   const double cpu0 = cpu_ms();
   const auto t0 = std::chrono::steady_clock::now();
-  run_executions(*w, l, execs.get(), n);
+  asyncshift_bench_measured_run(&q);
   const auto t1 = std::chrono::steady_clock::now();
   const double cpu1 = cpu_ms();
   const asyncshift::detail::memory_stats after = asyncshift::detail::tl_memory;
+  const std::uint64_t other_allocs = other_threads_memory().allocs.load() - other_allocs0;
+  const std::uint64_t other_bytes = other_threads_memory().bytes.load() - other_bytes0;
+  progress.stop();
+  const double rss_peak = status_mb("VmHWM");
 
   const double time_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
   const double denom = n ? static_cast<double>(n) : 1.0;
-  const double allocs = static_cast<double>(after.allocs - before.allocs) / denom;
-  const double bytes = static_cast<double>(after.bytes - before.bytes) / denom;
+  const double allocs = static_cast<double>(after.allocs - before.allocs + other_allocs) / denom;
+  const double bytes = static_cast<double>(after.bytes - before.bytes + other_bytes) / denom;
   const double peak_live = static_cast<double>(after.peak_live_bytes - before.live_bytes) / denom;
+  // Without the reset, the peak may predate the run: report the whole RSS.
+  const double mem_mb = peak_reset ? std::max(0.0, rss_peak - rss_start) : rss_peak;
 
   std::printf("{\"workload\":\"%s\",\"style\":\"%s\",\"n\":%" PRIu64 ",\"t\":%g,\"p\":%" PRIu64
               ",\"e\":%g,\"seed\":%" PRIu64 ",\"clock\":\"%s\","
               "\"time_ms\":%.3f,\"cpu_ms\":%.3f,\"rss_mb\":%.2f,\"allocs_per_exec\":%.2f,\"bytes_per_exec\":%.1f,"
-              "\"peak_live_bytes_per_exec\":%.1f,\"completed\":%" PRIu64 ",\"failed\":%" PRIu64
-              ",\"trace_digest\":\"%016" PRIx64 "\",\"build\":\"%s\"}\n",
+              "\"completed\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"trace_digest\":\"%016" PRIx64 "\","
+              "\"mem_mb\":%.2f,\"peak_live_bytes_per_exec\":%.1f,\"warmup\":%" PRIu64
+              ",\"harness_only\":%s,\"build\":\"%s\",\"compiler\":\"%s\"}\n",
               w->name, w->style, n, o.params.t, o.params.p, o.params.e, o.params.seed,
-              o.params.clock == clock_kind::real ? "real" : "virtual", time_ms, cpu1 - cpu0, peak_rss_mb(),
-              allocs, bytes, peak_live, r.completed,
-              r.failed, r.digest, build_kind());
+              o.params.clock == clock_kind::real ? "real" : "virtual", time_ms, cpu1 - cpu0, rss_peak, allocs, bytes,
+              r.completed.load(), r.failed, r.digest, mem_mb, peak_live, warmup, o.harness_only ? "true" : "false",
+              build_kind(), compiler());
   std::fflush(stdout);
 
   if (r.duplicates != 0) {
     std::fprintf(stderr, "%s: %" PRIu64 " executions completed more than once\n", argv[0], r.duplicates);
     return 1;
   }
-  if (r.completed != n) {
-    std::fprintf(stderr, "%s: only %" PRIu64 " of %" PRIu64 " executions completed\n", argv[0], r.completed, n);
+  if (r.completed.load() != n) {
+    std::fprintf(stderr, "%s: only %" PRIu64 " of %" PRIu64 " executions completed\n", argv[0], r.completed.load(), n);
     return 1;
   }
   return 0;

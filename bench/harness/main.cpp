@@ -4,7 +4,10 @@
 //
 // Measurement is kept out of the measured path: memory is read from /proc once
 // at the end; allocations are counted by replacing the global operator new
-// (heap) and by the runtime pool's own counters, both plain increments.
+// (heap) and by the runtime pool's own counters, both plain thread-local
+// increments on the loop thread. The rare allocations made on other threads
+// (the worker pool's jobs) go to a shared atomic counter instead, so the
+// counts stay exact without the loop thread paying for atomics.
 #include "asyncshift/bench.hpp"
 #include "harness.hpp"
 
@@ -20,10 +23,24 @@
 
 namespace {
 
+/// True on the thread that runs main() (and the loop); false elsewhere.
+constinit thread_local bool tl_loop_thread = false;
+
+void note(void* p) noexcept {
+  const std::size_t size = malloc_usable_size(p);
+  if (tl_loop_thread) [[likely]] {
+    asyncshift::detail::note_alloc(size);
+  } else {
+    auto& other = asyncshift::bench::other_threads_memory();
+    other.allocs.fetch_add(1, std::memory_order_relaxed);
+    other.bytes.fetch_add(size, std::memory_order_relaxed);
+  }
+}
+
 void* counted_alloc(std::size_t n) {
   void* p = std::malloc(n ? n : 1);
   if (!p) throw std::bad_alloc();
-  asyncshift::detail::note_alloc(malloc_usable_size(p));
+  note(p);
   return p;
 }
 
@@ -31,13 +48,14 @@ void* counted_aligned_alloc(std::size_t n, std::align_val_t al) {
   std::size_t a = static_cast<std::size_t>(al);
   void* p = std::aligned_alloc(a, (n + a - 1) / a * a);
   if (!p) throw std::bad_alloc();
-  asyncshift::detail::note_alloc(malloc_usable_size(p));
+  note(p);
   return p;
 }
 
 void counted_free(void* p) noexcept {
   if (!p) return;
-  asyncshift::detail::note_free(malloc_usable_size(p));
+  if (tl_loop_thread) [[likely]]
+    asyncshift::detail::note_free(malloc_usable_size(p));
   std::free(p);
 }
 
@@ -70,4 +88,7 @@ void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
 
-int main(int argc, char** argv) { return asyncshift::bench::harness_main(argc, argv); }
+int main(int argc, char** argv) {
+  tl_loop_thread = true;
+  return asyncshift::bench::harness_main(argc, argv);
+}
