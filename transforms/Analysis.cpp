@@ -246,6 +246,10 @@ unsigned countJumps(const Block &B, unsigned Target) {
   return N;
 }
 
+bool joinsAfter(const IfNode &I, unsigned Target, std::size_t Sites) {
+  return countJumps(I, Target) == Sites && countJumps(I.Then, Target) < Sites && countJumps(I.Else, Target) < Sites;
+}
+
 static bool containsJump(const Block &B) {
   for (const NodePtr &P : B) {
     switch (P->Kind) {

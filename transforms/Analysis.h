@@ -100,6 +100,12 @@ JoinPlan planJoins(const AsyncFunction &F, bool ErrorsAsValues);
 unsigned countJumps(const Block &B, unsigned Target);
 unsigned countJumps(const Node &N, unsigned Target);
 
+/// True when the \p Sites calls of named continuation \p Target meet right
+/// after \p I: all of them are inside it and neither arm holds them all (then
+/// a nested `if`, or the arm itself, is where they meet, and the named
+/// continuation may read variables declared in that arm).
+bool joinsAfter(const IfNode &I, unsigned Target, std::size_t Sites);
+
 /// The nodes of a block, as pointers (for splicing sequences).
 std::vector<const Node *> nodesOf(const Block &B);
 

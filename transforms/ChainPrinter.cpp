@@ -411,7 +411,7 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
   // A join whose every call is inside this `if` continues after it.
   std::vector<unsigned> Joins;
   for (const auto &[Id, J] : Plan.Joins)
-    if (!Anchored.count(Id) && J.Sites.size() >= 2 && countJumps(I, Id) == J.Sites.size())
+    if (!Anchored.count(Id) && J.Sites.size() >= 2 && joinsAfter(I, Id, J.Sites.size()))
       Joins.push_back(Id);
   if (Joins.size() > 1) {
     refuse(ids::UnsupportedJoin, I.Where, "two named continuations join after the same 'if'; cannot convert");

@@ -568,7 +568,7 @@ void CoroLowering::lowerIf(const IfNode &I, CoList &OutList, const Ctx &C) {
   for (auto &[Id, S] : Joins) {
     if (S.Anchored || S.Sites.size() < 2)
       continue;
-    if (countJumps(I, Id) == S.Sites.size())
+    if (joinsAfter(I, Id, S.Sites.size()))
       Anchored.push_back(Id);
   }
   if (Anchored.size() > 1) {
