@@ -2,6 +2,8 @@
 
 #include "Analysis.h"
 
+#include <algorithm>
+
 #include <cassert>
 
 namespace asyncshift {
@@ -26,6 +28,9 @@ bool references(const Node &N, VarId V) {
     return static_cast<const SyncNode &>(N).Code.references(V);
   case NodeKind::AsyncCall: {
     const auto &A = static_cast<const AsyncCallNode &>(N);
+    if (A.Comb && (references(A.Comb->Body, V) ||
+                   std::find(A.Comb->Captured.begin(), A.Comb->Captured.end(), V) != A.Comb->Captured.end()))
+      return true; // a parallel / each_series body (also the counter idiom's) reads it
     return A.Prefix.references(V) || A.Suffix.references(V) || references(A.Cont, V);
   }
   case NodeKind::If: {
@@ -224,8 +229,10 @@ unsigned countJumps(const Node &N, unsigned Target) {
   switch (N.Kind) {
   case NodeKind::Jump:
     return static_cast<const JumpNode &>(N).Target == Target ? 1 : 0;
-  case NodeKind::AsyncCall:
-    return countJumps(static_cast<const AsyncCallNode &>(N).Cont.Body, Target);
+  case NodeKind::AsyncCall: {
+    const auto &A = static_cast<const AsyncCallNode &>(N);
+    return countJumps(A.Cont.Body, Target) + (A.Comb ? countJumps(A.Comb->Body, Target) : 0);
+  }
   case NodeKind::If: {
     const auto &I = static_cast<const IfNode &>(N);
     return countJumps(I.Then, Target) + countJumps(I.Else, Target);
@@ -313,6 +320,8 @@ static void normalizeBlock(Block &B) {
       normalizeBlock(If->Else);
     } else if (auto *A = dyn<AsyncCallNode>(N)) {
       normalizeBlock(A->Cont.Body);
+      if (A->Comb)
+        normalizeBlock(A->Comb->Body);
     } else if (auto *D = dyn<ContDefNode>(N)) {
       normalizeBlock(D->Cont.Body);
     } else if (auto *L = dyn<LoopNode>(N)) {
@@ -339,6 +348,8 @@ static void collectSites(const Block &B, const AsyncCallNode *Enclosing, std::ma
     case NodeKind::AsyncCall: {
       const auto &A = static_cast<const AsyncCallNode &>(*P);
       collectSites(A.Cont.Body, &A, Out);
+      if (A.Comb) // a parallel / each_series branch may define and join its own
+        collectSites(A.Comb->Body, nullptr, Out);
       // `if (err) { cleanup; return next(err, ...); }` leading the continuation.
       if (A.Cont.Err != NoVar && !A.Cont.Body.empty())
         if (const auto *If = dyn<IfNode>(A.Cont.Body.front().get());

@@ -52,6 +52,11 @@ struct ChainSpelling {
       return type(T) + "::resolve(" + V + ")";
     return T.empty() ? "asyncshift::make_ready_future()" : "asyncshift::make_ready_future_of<" + T + ">(" + V + ")";
   }
+  std::string reject(const std::string &T, const std::string &E) const {
+    if (IsPromise)
+      return type(T) + "::reject(" + E + ")";
+    return "asyncshift::make_failed_future<" + (T.empty() ? std::string("void") : T) + ">(" + E + ")";
+  }
 };
 
 using Path = std::vector<std::pair<unsigned, unsigned>>; ///< (chain, step) from the root
@@ -331,9 +336,15 @@ void ChainLowering::scanExits(const std::vector<const Node *> &Nodes, Exits &E) 
 std::string ChainLowering::lowerComplete(const CompleteNode &N, const Ctx &C) {
   std::string Out;
   const bool KnownFailure = N.Err.IsFailure || (N.Err.Var != NoVar && C.Failing.count(N.Err.Var));
+  // Where exits are promises (the function's own body among them), a failure
+  // is a rejected promise: a throw there would escape to the caller
+  // synchronously instead of reaching the chain.
   if (KnownFailure)
-    return "throw asyncshift::error_exception(" + text(N.Err.Expr) + ");\n";
-  if (!N.Err.IsSuccess)
+    return C.Wrap ? "return " + S.reject(C.OutType, text(N.Err.Expr)) + ";\n"
+                  : "throw asyncshift::error_exception(" + text(N.Err.Expr) + ");\n";
+  if (!N.Err.IsSuccess && C.Wrap && N.Err.Var != NoVar)
+    Out += "if (" + text(N.Err.Expr) + ") {\nreturn " + S.reject(C.OutType, text(N.Err.Expr)) + ";\n}\n";
+  else if (!N.Err.IsSuccess)
     Out += "asyncshift::throw_if(" + text(N.Err.Expr) + ");\n";
   if (N.HasValue)
     return Out + returnValue(C, text(N.Value));

@@ -57,6 +57,15 @@ void addUses(std::set<VarId> &Uses, const Text &T) {
     Uses.insert(R.Var);
 }
 
+/// What an awaited call reads: its arguments, and the variables a parallel
+/// or each_series body captures (they must stay in scope around it).
+void addCallUses(std::set<VarId> &Uses, const AsyncCallNode &A) {
+  addUses(Uses, A.Prefix);
+  addUses(Uses, A.Suffix);
+  if (A.Comb)
+    Uses.insert(A.Comb->Captured.begin(), A.Comb->Captured.end());
+}
+
 /// Identifiers in \p T that are not references to the function's variables
 /// (a declaration flattened next to it must not take their names).
 std::set<std::string> outerIdentifiers(const Text &T) {
@@ -107,6 +116,11 @@ private:
     /// each_series became) to the next step, failures thrown or kept.
     enum class Exit { Return, SeriesThrow, SeriesBreak } ExitKind = Exit::Return;
     std::string SeriesErr; ///< SeriesBreak: the variable a failure goes to
+    /// Inside a loop (a recursive-lambda idiom) within an each_series step:
+    /// the step ends by leaving that loop (`break;`), and the series loop
+    /// then checks SeriesErr, since `continue;` would restart the inner loop.
+    bool InnerLoop = false;
+    const char *nextStep() const { return InnerLoop ? "break;" : "continue;"; }
   };
   struct JoinState {
     bool Anchored = false;
@@ -252,8 +266,10 @@ void CoroLowering::lowerLoop(const LoopNode &L, CoList &OutList, const Ctx &C) {
     Decl.Defs.insert(L.Params[I]);
     OutList.push_back(std::move(Decl));
   }
+  Ctx Inner = C;
+  Inner.InnerLoop = C.ExitKind != Ctx::Exit::Return;
   Names.push();
-  std::string Body = lowerNested(L.Body, ResultType, C);
+  std::string Body = lowerNested(L.Body, ResultType, Inner);
   Names.pop();
   if (Body.size() >= 10 && Body.compare(Body.size() - 10, 10, "continue;\n") == 0)
     Body.erase(Body.size() - 10);
@@ -263,6 +279,12 @@ void CoroLowering::lowerLoop(const LoopNode &L, CoList &OutList, const Ctx &C) {
   Loop.Throws = true; // never part of an outer try group: its awaits group inside it
   Loop.Text = "for (;;) {\n" + Body + "}";
   OutList.push_back(std::move(Loop));
+  if (Inner.InnerLoop && !C.InnerLoop && C.ExitKind == Ctx::Exit::SeriesBreak) {
+    // The inner loop ended the step: a failure ends the series.
+    CoStmt Check;
+    Check.Text = "if (" + C.SeriesErr + ") {\nbreak;\n}";
+    OutList.push_back(std::move(Check));
+  }
 }
 
 void CoroLowering::lowerRecur(const RecurNode &R, CoList &OutList) {
@@ -290,16 +312,16 @@ void CoroLowering::lowerForward(const AsyncCallNode &A, CoList &OutList, const C
   CoStmt St;
   St.K = CoStmt::Kind::Await;
   St.IsCoAwait = true;
-  addUses(St.Uses, A.Prefix);
-  addUses(St.Uses, A.Suffix);
+  addCallUses(St.Uses, A);
   if (C.ExitKind == Ctx::Exit::SeriesThrow) {
-    St.Text = "co_await " + awaitable(A) + ";\ncontinue;";
+    St.Text = "co_await " + awaitable(A) + ";\n" + C.nextStep();
     St.Throws = true;
     OutList.push_back(std::move(St));
     return;
   }
   if (C.ExitKind == Ctx::Exit::SeriesBreak) {
-    St.Text = C.SeriesErr + " = co_await " + settled(A) + ";\nif (" + C.SeriesErr + ") {\nbreak;\n}\ncontinue;";
+    St.Text = C.SeriesErr + " = co_await " + settled(A) + ";\n" +
+              (C.InnerLoop ? std::string("break;") : "if (" + C.SeriesErr + ") {\nbreak;\n}\ncontinue;");
     OutList.push_back(std::move(St));
     return;
   }
@@ -349,8 +371,7 @@ void CoroLowering::lowerAwait(const AsyncCallNode &A, CoList &OutList, const Ctx
   CoStmt St;
   St.K = CoStmt::Kind::Await;
   St.IsCoAwait = true;
-  addUses(St.Uses, A.Prefix);
-  addUses(St.Uses, A.Suffix);
+  addCallUses(St.Uses, A);
   std::set<std::string> Avoid = outerIdentifiers(A.Prefix);
   for (const std::string &S : outerIdentifiers(A.Suffix))
     Avoid.insert(S);
@@ -438,15 +459,16 @@ void CoroLowering::lowerComplete(const CompleteNode &N, CoList &OutList, const C
     // A step of an each_series loop: success moves to the next step.
     const bool KnownFailure = N.Err.IsFailure || (N.Err.Var != NoVar && C.Failing.count(N.Err.Var));
     if (N.Err.IsSuccess) {
-      St.Text = "continue;";
+      St.Text = C.nextStep();
     } else if (C.ExitKind == Ctx::Exit::SeriesThrow) {
       St.Throws = true;
       St.Text = KnownFailure ? "throw asyncshift::error_exception(" + errorLiteral(N.Err) + ");"
-                             : "asyncshift::throw_if(" + errorLiteral(N.Err) + ");\ncontinue;";
+                             : "asyncshift::throw_if(" + errorLiteral(N.Err) + ");\n" + C.nextStep();
     } else if (KnownFailure) {
       St.Text = C.SeriesErr + " = " + errorLiteral(N.Err) + ";\nbreak;";
     } else {
-      St.Text = C.SeriesErr + " = " + errorLiteral(N.Err) + ";\nif (" + C.SeriesErr + ") {\nbreak;\n}\ncontinue;";
+      St.Text = C.SeriesErr + " = " + errorLiteral(N.Err) + ";\n" +
+                (C.InnerLoop ? std::string("break;") : "if (" + C.SeriesErr + ") {\nbreak;\n}\ncontinue;");
     }
     OutList.push_back(std::move(St));
     return;
@@ -736,6 +758,19 @@ void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ct
   }
   OutList.push_back(std::move(Loop));
 
+  if (Forward && C.ExitKind != Ctx::Exit::Return) {
+    // A series nested in another's step hands its outcome to that step.
+    CoStmt Next;
+    if (C.ExitKind == Ctx::Exit::SeriesThrow) {
+      Next.Text = "asyncshift::throw_if(" + ErrName + ");\n" + C.nextStep();
+      Next.Throws = true;
+    } else {
+      Next.Text = C.SeriesErr + " = " + ErrName + ";\n" +
+                  (C.InnerLoop ? std::string("break;") : "if (" + C.SeriesErr + ") {\nbreak;\n}\ncontinue;");
+    }
+    OutList.push_back(std::move(Next));
+    return;
+  }
   if (Forward) {
     CoStmt Ret;
     Ret.Text = Throwing ? "co_return;" : (Values ? "co_return " + ErrName + ";" : "asyncshift::throw_if(" + ErrName + ");\nco_return;");

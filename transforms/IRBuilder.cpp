@@ -870,6 +870,10 @@ void Builder::buildCounterLoop(const CounterLoopMatch &M, Block &Out) {
 
 /// The recursive-lambda idiom becomes a Loop node where it is started.
 void Builder::buildRecursiveLoop(const RecursiveLoopMatch &M, Block &Out) {
+  // Never nested: inside a loop lambda's (generic) body a second loop's start
+  // is a dependent call the idiom matcher does not recognise, so it is refused
+  // (test/lit/refuse/nested-loop-lambda.cpp); printers rely on that.
+  assert(Loops.empty() && "loop lambda inside a loop lambda");
   auto N = std::make_unique<LoopNode>();
   N->Where.Raw = M.EntryCall->getBeginLoc().getRawEncoding();
   N->Id = NextLoop++;

@@ -1,0 +1,148 @@
+// Shapes the program generator (test/fuzz) found the rewriter getting wrong,
+// each reduced to one function, in callback style. The entry runs shape
+// k % 6 for execution k; every style's trace digest must equal this file's,
+// with and without injected failures.
+#include <asyncshift/bench.hpp>
+
+#include <memory>
+#include <vector>
+
+using asyncshift::callback;
+using asyncshift::error;
+namespace fake = asyncshift::fake;
+
+namespace {
+
+/// A series whose step is itself a series forwarding to the outer step: the
+/// inner one's outcome ends that step, not the whole function.
+void series_in_series(std::int64_t seed, callback<> done) {
+  asyncshift::each_series(
+      2 + static_cast<std::size_t>(seed % 2),
+      [=](std::size_t i, callback<> step) {
+        asyncshift::each_series(
+            2,
+            [=](std::size_t j, callback<> inner) {
+              fake::io("sis.op", seed + static_cast<std::int64_t>(i * 10 + j), [=](error err, std::int64_t) {
+                inner(err);
+              });
+            },
+            step);
+      },
+      [=](error err) {
+        if (err) {
+          fake::io("sis.undo", seed, [](error, std::int64_t) {});
+          return done(err);
+        }
+        fake::io("sis.done", seed, [=](error err, std::int64_t) { done(err); });
+      });
+}
+
+/// A recursive-lambda loop inside a series step: its end ends the step (and a
+/// failure the series), it does not restart the inner loop.
+void loop_in_series(std::int64_t seed, callback<> done) {
+  asyncshift::each_series(
+      2,
+      [=](std::size_t i, callback<> step) {
+        const int rounds = 1 + static_cast<int>((seed + static_cast<std::int64_t>(i)) % 3);
+        auto again = [=](auto &self, int r) -> void {
+          if (r == rounds) return step({});
+          fake::io("lis.op", seed + r, [=](error err, std::int64_t) {
+            if (err) return step(err);
+            self(self, r + 1);
+          });
+        };
+        again(again, 0);
+      },
+      [=](error err) {
+        if (err) return done(err);
+        fake::io("lis.done", seed, [=](error err, std::int64_t) { done(err); });
+      });
+}
+
+/// A value read only by a counter idiom, after an error check with cleanup:
+/// the value must stay in scope around the fan-out.
+void value_for_counter(std::int64_t seed, callback<> done) {
+  fake::io("vfc.first", seed, [=](error err, std::int64_t v) {
+    if (err) {
+      fake::io("vfc.undo", seed, [](error, std::int64_t) {});
+      return done(err);
+    }
+    const std::size_t n = static_cast<std::size_t>(v % 3);
+    if (n == 0) return done({});
+    auto pending = std::make_shared<std::size_t>(n);
+    auto failed = std::make_shared<bool>(false);
+    for (std::size_t c = 0; c < n; ++c) {
+      fake::io("vfc.each", v + static_cast<std::int64_t>(c), [=](error err, std::int64_t) {
+        if (*failed) return;
+        if (err) {
+          *failed = true;
+          return done(err);
+        }
+        if (--*pending == 0) done({});
+      });
+    }
+  });
+}
+
+/// A failure delivered synchronously, before any asynchronous step: promise
+/// and future styles return a failed promise, they do not throw at the caller.
+void sync_failure(std::int64_t seed, callback<> done) {
+  if (seed % 3 == 0) return done(error("sync refusal"));
+  fake::io("sf.op", seed, [=](error err, std::int64_t) { done(err); });
+}
+
+/// A named continuation defined and joined inside a parallel branch.
+void join_in_branch(std::int64_t seed, callback<> done) {
+  asyncshift::parallel(
+      3,
+      [=](std::size_t i, callback<> got) {
+        const std::int64_t base = seed + static_cast<std::int64_t>(i);
+        auto then = [=](error err, std::int64_t v) {
+          if (err) return got(err);
+          fake::io("jib.write", base + v % 7, [=](error err, std::int64_t) { got(err); });
+        };
+        if (base % 2 == 0) {
+          fake::io("jib.even", base, [=](error err, std::int64_t v) { then(err, v); });
+        } else {
+          fake::io("jib.odd", base, [=](error err, std::int64_t v) { then(err, v + 1); });
+        }
+      },
+      [=](error err) {
+        if (err) return done(err);
+        done({});
+      });
+}
+
+/// A named continuation defined inside one arm of an `if` and joined after an
+/// inner `if`, reading a variable of that arm.
+void join_in_arm(std::int64_t seed, callback<> done) {
+  if (seed % 4 != 1) {
+    const std::int64_t base = seed * 3;
+    auto after = [=](error err, std::int64_t v) {
+      if (err) return done(err);
+      fake::io("jia.write", base + v % 11, [=](error err, std::int64_t) { done(err); });
+    };
+    if (seed % 2 == 0) {
+      fake::io("jia.read", base, [=](error err, std::int64_t v) { after(err, v); });
+    } else {
+      after({}, 5);
+    }
+  } else {
+    done({});
+  }
+}
+
+} // namespace
+
+void fuzz_regressions(std::uint64_t k, callback<> done) {
+  const auto seed = static_cast<std::int64_t>(k / 6);
+  const auto which = k % 6;
+  if (which == 0) return series_in_series(seed, done);
+  if (which == 1) return loop_in_series(seed, done);
+  if (which == 2) return value_for_counter(seed, done);
+  if (which == 3) return sync_failure(seed, done);
+  if (which == 4) return join_in_branch(seed, done);
+  join_in_arm(seed, done);
+}
+
+ASYNCSHIFT_WORKLOAD("fuzz_regressions", fuzz_regressions);
