@@ -2,6 +2,9 @@
 #
 #   make test    build and run every suite (unit, lit, equivalence)
 #   make bench   rewrite the workloads into every style, build, run, compare
+#   make fuzz    generate random callback programs, rewrite into every style,
+#                build, run and compare digests (FUZZ_N, FUZZ_SEED)
+#   make fuzz-tool  feed the tool mutated sources and flags (FUZZ_TOOL_N)
 #
 # Both install missing Debian packages when run as root, configure with CMake
 # and Ninja into build/, and build what they need.
@@ -10,13 +13,15 @@ BUILD ?= build
 CMAKE_BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 
-.PHONY: all deps bench-deps configure build test bench clean help
+.PHONY: all deps bench-deps configure build test bench clean help fuzz fuzz-tool
 
 all: build
 
 help:
 	@echo "make test    build and run every test suite"
 	@echo "make bench   run the benchmark and print the comparison table"
+	@echo "make fuzz    differential testing on generated programs (FUZZ_N=200 FUZZ_SEED=1)"
+	@echo "make fuzz-tool  mutation fuzzing of the tool's input (FUZZ_TOOL_N=10000)"
 
 deps:
 	@scripts/install-deps.sh test
@@ -43,13 +48,14 @@ clean:
 	rm -rf $(BUILD)
 
 # Sanitizers (not part of `make test`, which stays fast): the runtime unit
-# tests under AddressSanitizer + UndefinedBehaviorSanitizer in build-asan/
+# tests and generated workloads (every style) under AddressSanitizer +
+# UndefinedBehaviorSanitizer in build-asan/
 # (the runtime's pool steps aside so ASan sees every block), and the
 # cross-thread tests (the worker pool) under ThreadSanitizer in build-tsan/.
 SANITIZE_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASYNCSHIFT_BUILD_TOOL=OFF -DASYNCSHIFT_BUILD_BENCH=OFF
 
 .PHONY: test-sanitize
-test-sanitize: deps
+test-sanitize: configure
 	@cmake -S . -B build-asan $(SANITIZE_CMAKE) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
 	@cmake --build build-asan --target asyncshift_runtime_tests asyncshift_runtime_thread_tests
@@ -58,6 +64,11 @@ test-sanitize: deps
 	@cmake -S . -B build-tsan $(SANITIZE_CMAKE) -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer"
 	@cmake --build build-tsan --target asyncshift_runtime_thread_tests
 	@TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R '^worker_pool\.'
+	@# Generated workloads: every style of 20 generated programs, built with
+	@# ASan+UBSan, run with error injection; leaks and UB fail the program.
+	@cmake --build $(BUILD) --target asyncshift_tool
+	@python3 test/fuzz/fuzz.py --n 20 --seed 3 --per-bundle 10 --sanitize --reduce-budget 0 \
+	  --tool $(BUILD)/bin/asyncshift --out build-asan/fuzz
 
 # Instructions per execution from callgrind (valgrind), both compilers: the
 # overhead numbers that repeat exactly on a shared machine (docs/bench.md).
@@ -65,3 +76,18 @@ test-sanitize: deps
 bench-instructions: bench-deps configure
 	@cmake --build $(BUILD) --target asyncshift_bench
 	@python3 scripts/bench-instructions.py --build-dir $(BUILD) $(BENCH_FLAGS)
+
+# Differential testing at scale (docs/reliability.md): FUZZ_N generated
+# programs, every style, digests compared; failures reduced under build/fuzz/.
+FUZZ_N ?= 200
+FUZZ_SEED ?= 1
+FUZZ_FLAGS ?=
+fuzz: configure
+	@cmake --build $(BUILD) --target asyncshift_tool
+	@python3 test/fuzz/fuzz.py --n $(FUZZ_N) --seed $(FUZZ_SEED) --tool $(BUILD)/bin/asyncshift --out $(BUILD)/fuzz $(FUZZ_FLAGS)
+
+# The tool never crashes: mutated sources and argument lists.
+FUZZ_TOOL_N ?= 10000
+fuzz-tool: configure
+	@cmake --build $(BUILD) --target asyncshift_tool
+	@python3 test/fuzz/mutate_tool.py --count $(FUZZ_TOOL_N) --seed $(FUZZ_SEED) --tool $(BUILD)/bin/asyncshift --out $(BUILD)/fuzz/mutate

@@ -145,7 +145,7 @@ private:
   void lowerLoop(const LoopNode &L, CoList &Out, const Ctx &C);
   void lowerRecur(const RecurNode &R, CoList &Out);
   std::map<unsigned, const LoopNode *> LoopsById;
-  std::string lowerNested(const Block &Body, const std::string &Result, const Ctx &C);
+  std::string lowerNested(const Block &Body, const std::string &Result, const Ctx &C, bool EndsFunction = true);
   std::string settled(const AsyncCallNode &A);
   const std::string &declareAvoiding(VarId V, const std::set<std::string> &Avoid);
   void refuse(const char *Id, Loc Where, std::string Message);
@@ -269,7 +269,7 @@ void CoroLowering::lowerLoop(const LoopNode &L, CoList &OutList, const Ctx &C) {
   Ctx Inner = C;
   Inner.InnerLoop = C.ExitKind != Ctx::Exit::Return;
   Names.push();
-  std::string Body = lowerNested(L.Body, ResultType, Inner);
+  std::string Body = lowerNested(L.Body, ResultType, Inner, /*EndsFunction=*/false);
   Names.pop();
   if (Body.size() >= 10 && Body.compare(Body.size() - 10, 10, "continue;\n") == 0)
     Body.erase(Body.size() - 10);
@@ -278,6 +278,9 @@ void CoroLowering::lowerLoop(const LoopNode &L, CoList &OutList, const Ctx &C) {
   Loop.IsCoAwait = true;
   Loop.Throws = true; // never part of an outer try group: its awaits group inside it
   Loop.Text = "for (;;) {\n" + Body + "}";
+  // A loop whose rounds all complete synchronously awaits nothing: the
+  // function may then need a co_return to be a coroutine at all.
+  Loop.IsCoAwait = Body.find("co_await") != std::string::npos;
   OutList.push_back(std::move(Loop));
   if (Inner.InnerLoop && !C.InnerLoop && C.ExitKind == Ctx::Exit::SeriesBreak) {
     // The inner loop ended the step: a failure ends the series.
@@ -627,14 +630,16 @@ void CoroLowering::lowerIf(const IfNode &I, CoList &OutList, const Ctx &C) {
 
 /// Lowers a nested coroutine body (a parallel branch, an each_series step) to
 /// text, in its own scope.
-std::string CoroLowering::lowerNested(const Block &Body, const std::string &Result, const Ctx &C) {
+std::string CoroLowering::lowerNested(const Block &Body, const std::string &Result, const Ctx &C, bool EndsFunction) {
   std::string SavedResult = ResultType;
   ResultType = Result;
   CoList List;
   lowerSeq(nodesOf(Body), List, C);
   if (!Values)
     group(List);
-  if (C.ExitKind == Ctx::Exit::Return && !List.empty() && List.back().K == CoStmt::Kind::Line &&
+  // A trailing `co_return;` says nothing at the end of a coroutine, but in a
+  // loop body (a recursive-lambda loop) it is what leaves the loop.
+  if (EndsFunction && C.ExitKind == Ctx::Exit::Return && !List.empty() && List.back().K == CoStmt::Kind::Line &&
       List.back().Text == "co_return;" && hasCoAwait(List))
     List.pop_back();
   // The last step statement's `continue;` says nothing.
@@ -745,6 +750,7 @@ void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ct
   std::string Body = lowerNested(K.Body, "", StepCtx);
   Names.pop();
   Loop.Text = Header + " {\n" + Body + "}";
+  Loop.IsCoAwait = Body.find("co_await") != std::string::npos;
   if (!Cleanup.empty()) {
     Loop.HasCleanup = true;
     std::string Joined;

@@ -1,6 +1,6 @@
 // Shapes the program generator (test/fuzz) found the rewriter getting wrong,
 // each reduced to one function, in callback style. The entry runs shape
-// k % 6 for execution k; every style's trace digest must equal this file's,
+// k % 8 for execution k; every style's trace digest must equal this file's,
 // with and without injected failures.
 #include <asyncshift/bench.hpp>
 
@@ -132,16 +132,46 @@ void join_in_arm(std::int64_t seed, callback<> done) {
   }
 }
 
+/// A loop whose round ends in a completion after an `if` that recurses: the
+/// completion leaves the loop (it is not the redundant end of a coroutine).
+void loop_exit_after_if(std::int64_t seed, callback<> done) {
+  const int rounds = 1 + static_cast<int>(seed % 3);
+  auto again = [=](auto &self, int r) -> void {
+    if (r == rounds) return done({});
+    fake::io("lea.op", seed + r, [=](error err, std::int64_t v) {
+      if (err) return done(err);
+      if (v % 4 != 0) {
+        fake::io("lea.more", v, [=](error err, std::int64_t) {
+          if (err) return done(err);
+          self(self, r + 1);
+        });
+        return;
+      }
+      done({});
+    });
+  };
+  again(again, 0);
+}
+
+/// A series whose steps all complete synchronously: the printed coroutine
+/// awaits nothing and still has to be a coroutine.
+void sync_series(std::int64_t seed, callback<> done) {
+  asyncshift::each_series(
+      1 + static_cast<std::size_t>(seed % 2), [=](std::size_t, callback<> step) { step({}); }, done);
+}
+
 } // namespace
 
 void fuzz_regressions(std::uint64_t k, callback<> done) {
-  const auto seed = static_cast<std::int64_t>(k / 6);
-  const auto which = k % 6;
+  const auto seed = static_cast<std::int64_t>(k / 8);
+  const auto which = k % 8;
   if (which == 0) return series_in_series(seed, done);
   if (which == 1) return loop_in_series(seed, done);
   if (which == 2) return value_for_counter(seed, done);
   if (which == 3) return sync_failure(seed, done);
   if (which == 4) return join_in_branch(seed, done);
+  if (which == 6) return loop_exit_after_if(seed, done);
+  if (which == 7) return sync_series(seed, done);
   join_in_arm(seed, done);
 }
 

@@ -1,0 +1,137 @@
+// The main of every fuzz binary: the benchmark harness (bench/harness/
+// harness.cpp) run one or more rounds in one process, with the runtime's
+// live-allocation count read around each round.
+//
+//   <binary> [--rounds R] HARNESS_FLAGS...
+//
+// Each round is one harness_main() call with the same flags: it prints the
+// harness's JSON line (digest, completed, failed, ...), then this file prints
+//
+//   {"soak_round":r,"live_objects_delta":d,"live_bytes_delta":b,"live_objects":l,"rss_kb":k}
+//
+// where the deltas compare the runtime's live allocations (asyncshift::detail::
+// tl_memory: pooled blocks, and heap blocks counted by the operator new below)
+// after the round with before it. A round leaves nothing behind exactly when
+// its delta is 0. Round 1 may keep what the runtime keeps for the process's
+// life (one interned name per distinct op name); every later round runs the
+// same executions and must return to the same count. The driver
+// (test/fuzz/fuzz.py) checks that, and that RSS stays flat over many rounds.
+//
+// Why not bench/harness/main.cpp: it owns main(). The allocation counting
+// below is the same as main.cpp's (keep the two in step).
+#include "asyncshift/bench.hpp"
+#include "harness.hpp"
+
+#include <malloc.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <new>
+#include <string>
+#include <vector>
+
+namespace {
+
+/// True on the thread that runs main() (and the loop); false elsewhere.
+constinit thread_local bool tl_loop_thread = false;
+
+void note(void* p) noexcept {
+  const std::size_t size = malloc_usable_size(p);
+  if (tl_loop_thread) [[likely]] {
+    asyncshift::detail::note_alloc(size);
+  } else {
+    auto& other = asyncshift::bench::other_threads_memory();
+    other.allocs.fetch_add(1, std::memory_order_relaxed);
+    other.bytes.fetch_add(size, std::memory_order_relaxed);
+  }
+}
+
+void* counted_alloc(std::size_t n) {
+  void* p = std::malloc(n ? n : 1);
+  if (!p) throw std::bad_alloc();
+  note(p);
+  return p;
+}
+
+void* counted_aligned_alloc(std::size_t n, std::align_val_t al) {
+  std::size_t a = static_cast<std::size_t>(al);
+  void* p = std::aligned_alloc(a, (n + a - 1) / a * a);
+  if (!p) throw std::bad_alloc();
+  note(p);
+  return p;
+}
+
+void counted_free(void* p) noexcept {
+  if (!p) return;
+  if (tl_loop_thread) [[likely]]
+    asyncshift::detail::note_free(malloc_usable_size(p));
+  std::free(p);
+}
+
+long rss_kb() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmRSS:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
+  return 0;
+}
+
+} // namespace
+
+void* operator new(std::size_t n) { return counted_alloc(n); }
+void* operator new[](std::size_t n) { return counted_alloc(n); }
+void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return counted_alloc(n);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
+  try {
+    return counted_alloc(n);
+  } catch (...) {
+    return nullptr;
+  }
+}
+void* operator new(std::size_t n, std::align_val_t a) { return counted_aligned_alloc(n, a); }
+void* operator new[](std::size_t n, std::align_val_t a) { return counted_aligned_alloc(n, a); }
+void operator delete(void* p) noexcept { counted_free(p); }
+void operator delete[](void* p) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
+void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
+void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+
+int main(int argc, char** argv) {
+  tl_loop_thread = true;
+  long rounds = 1;
+  std::vector<char*> args{argv[0]};
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--rounds") == 0 && i + 1 < argc) {
+      rounds = std::strtol(argv[++i], nullptr, 10);
+      if (rounds < 1) rounds = 1;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  args.push_back(nullptr);
+  const int n = static_cast<int>(args.size()) - 1;
+  for (long r = 1; r <= rounds; ++r) {
+    const asyncshift::detail::memory_stats before = asyncshift::detail::tl_memory;
+    const int code = asyncshift::bench::harness_main(n, args.data());
+    const asyncshift::detail::memory_stats after = asyncshift::detail::tl_memory;
+    std::printf("{\"soak_round\":%ld,\"live_objects_delta\":%lld,\"live_bytes_delta\":%lld,\"live_objects\":%lld,"
+                "\"rss_kb\":%ld}\n",
+                r, static_cast<long long>(after.live_objects - before.live_objects),
+                static_cast<long long>(after.live_bytes - before.live_bytes),
+                static_cast<long long>(after.live_objects), rss_kb());
+    std::fflush(stdout);
+    if (code != 0) return code;
+  }
+  return 0;
+}
