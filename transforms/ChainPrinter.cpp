@@ -625,8 +625,8 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
   std::string Ret;
   if (C.Wrap)
     Ret = " -> " + S.type(C.OutType);
-  else if (E.Promises == 0 && E.Values > 0 && Known && !C.OutType.empty())
-    Ret = " -> " + C.OutType;
+  else if (E.Promises == 0 && Known && !C.OutType.empty())
+    Ret = " -> " + C.OutType; // also when every exit fails: the step still yields a T
   std::string Capture = capture();
   return Capture + (Param.empty() && Ret.empty() ? "" : "(" + Param + ")") + Ret + " {\n" + Prefix + Body + "}";
 }

@@ -1,6 +1,6 @@
 // Shapes the program generator (test/fuzz) found the rewriter getting wrong,
 // each reduced to one function, in callback style. The entry runs shape
-// k % 8 for execution k; every style's trace digest must equal this file's,
+// k % 9 for execution k; every style's trace digest must equal this file's,
 // with and without injected failures.
 #include <asyncshift/bench.hpp>
 
@@ -160,11 +160,28 @@ void sync_series(std::int64_t seed, callback<> done) {
       1 + static_cast<std::size_t>(seed % 2), [=](std::size_t, callback<> step) { step({}); }, done);
 }
 
+/// A parallel<T> branch whose continuation only ever fails: in chain styles
+/// the step still has to yield a T (its lambda's return type is written).
+void branch_only_fails(std::int64_t seed, callback<> done) {
+  asyncshift::parallel<std::int64_t>(
+      2,
+      [=](std::size_t i, callback<std::int64_t> got) {
+        fake::io("bof.op", seed + static_cast<std::int64_t>(i), [=](error err, std::int64_t) {
+          if (!err) return got(error("branch refused"));
+          got(err);
+        });
+      },
+      [=](error err, std::vector<std::int64_t> values) {
+        if (err) return done(err);
+        fake::io("bof.done", static_cast<std::int64_t>(values.size()), [=](error err, std::int64_t) { done(err); });
+      });
+}
+
 } // namespace
 
 void fuzz_regressions(std::uint64_t k, callback<> done) {
-  const auto seed = static_cast<std::int64_t>(k / 8);
-  const auto which = k % 8;
+  const auto seed = static_cast<std::int64_t>(k / 9);
+  const auto which = k % 9;
   if (which == 0) return series_in_series(seed, done);
   if (which == 1) return loop_in_series(seed, done);
   if (which == 2) return value_for_counter(seed, done);
@@ -172,6 +189,7 @@ void fuzz_regressions(std::uint64_t k, callback<> done) {
   if (which == 4) return join_in_branch(seed, done);
   if (which == 6) return loop_exit_after_if(seed, done);
   if (which == 7) return sync_series(seed, done);
+  if (which == 8) return branch_only_fails(seed, done);
   join_in_arm(seed, done);
 }
 
