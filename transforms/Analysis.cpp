@@ -310,7 +310,17 @@ static void normalizeBlock(Block &B) {
   for (std::size_t I = 0; I < B.size(); ++I) {
     Node *N = B[I].get();
     if (auto *If = dyn<IfNode>(N)) {
-      if (!If->HasElse && I + 1 < B.size() && endsPath(If->Then) && containsJump(If->Then)) {
+      // `if (c) { ...; return; } rest` is `if (c) {...} else { rest }` when a
+      // join is involved on either side: a join after the rest must not
+      // also receive the early return's path (chain styles continue it).
+      bool RestJumps = false;
+      for (std::size_t J = I + 1; J < B.size() && !RestJumps; ++J) {
+        Block One;
+        One.push_back(std::move(B[J]));
+        RestJumps = containsJump(One);
+        B[J] = std::move(One.front());
+      }
+      if (!If->HasElse && I + 1 < B.size() && endsPath(If->Then) && (containsJump(If->Then) || RestJumps)) {
         for (std::size_t J = I + 1; J < B.size(); ++J)
           If->Else.push_back(std::move(B[J]));
         B.resize(I + 1);

@@ -1,6 +1,6 @@
 // Shapes the program generator (test/fuzz) found the rewriter getting wrong,
 // each reduced to one function, in callback style. The entry runs shape
-// k % 9 for execution k; every style's trace digest must equal this file's,
+// k % 10 for execution k; every style's trace digest must equal this file's,
 // with and without injected failures.
 #include <asyncshift/bench.hpp>
 
@@ -177,11 +177,31 @@ void branch_only_fails(std::int64_t seed, callback<> done) {
       });
 }
 
+/// An early `return call(..., done)` before a named continuation joined later
+/// in the same continuation: in chain styles the early path must not flow
+/// into the join's step.
+void early_return_before_join(std::int64_t seed, callback<> done) {
+  fake::io("erj.first", seed, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    if (v % 3 == 0) return sync_series(seed, done);
+    auto after = [=](error err) {
+      if (err) return done(err);
+      fake::io("erj.after", v, [](error, std::int64_t) {});
+      done({});
+    };
+    if (v % 2 == 0) {
+      fake::io("erj.even", v, [=](error err, std::int64_t) { after(err); });
+    } else {
+      after({});
+    }
+  });
+}
+
 } // namespace
 
 void fuzz_regressions(std::uint64_t k, callback<> done) {
-  const auto seed = static_cast<std::int64_t>(k / 9);
-  const auto which = k % 9;
+  const auto seed = static_cast<std::int64_t>(k / 10);
+  const auto which = k % 10;
   if (which == 0) return series_in_series(seed, done);
   if (which == 1) return loop_in_series(seed, done);
   if (which == 2) return value_for_counter(seed, done);
@@ -190,6 +210,7 @@ void fuzz_regressions(std::uint64_t k, callback<> done) {
   if (which == 6) return loop_exit_after_if(seed, done);
   if (which == 7) return sync_series(seed, done);
   if (which == 8) return branch_only_fails(seed, done);
+  if (which == 9) return early_return_before_join(seed, done);
   join_in_arm(seed, done);
 }
 
