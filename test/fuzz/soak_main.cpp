@@ -10,15 +10,16 @@
 //   {"soak_round":r,"live_objects_delta":d,"live_bytes_delta":b,"live_objects":l,"rss_kb":k}
 //
 // where the deltas compare the runtime's live allocations (asyncshift::detail::
-// tl_memory: pooled blocks, and heap blocks counted by the operator new below)
+// tl_memory: pooled blocks, and heap blocks counted by the operator new of
+// bench/harness/counting_new.hpp)
 // after the round with before it. A round leaves nothing behind exactly when
 // its delta is 0. Round 1 may keep what the runtime keeps for the process's
 // life (one interned name per distinct op name); every later round runs the
 // same executions and must return to the same count. The driver
 // (test/fuzz/fuzz.py) checks that, and that RSS stays flat over many rounds.
 //
-// Why not bench/harness/main.cpp: it owns main(). The allocation counting
-// below is the same as main.cpp's (keep the two in step).
+// Why not bench/harness/main.cpp: it owns main(). Both count allocations
+// with the same header, bench/harness/counting_new.hpp.
 #include "asyncshift/bench.hpp"
 #include "harness.hpp"
 
@@ -32,43 +33,9 @@
 #include <string>
 #include <vector>
 
+#include "counting_new.hpp"
+
 namespace {
-
-/// True on the thread that runs main() (and the loop); false elsewhere.
-constinit thread_local bool tl_loop_thread = false;
-
-void note(void* p) noexcept {
-  const std::size_t size = malloc_usable_size(p);
-  if (tl_loop_thread) [[likely]] {
-    asyncshift::detail::note_alloc(size);
-  } else {
-    auto& other = asyncshift::bench::other_threads_memory();
-    other.allocs.fetch_add(1, std::memory_order_relaxed);
-    other.bytes.fetch_add(size, std::memory_order_relaxed);
-  }
-}
-
-void* counted_alloc(std::size_t n) {
-  void* p = std::malloc(n ? n : 1);
-  if (!p) throw std::bad_alloc();
-  note(p);
-  return p;
-}
-
-void* counted_aligned_alloc(std::size_t n, std::align_val_t al) {
-  std::size_t a = static_cast<std::size_t>(al);
-  void* p = std::aligned_alloc(a, (n + a - 1) / a * a);
-  if (!p) throw std::bad_alloc();
-  note(p);
-  return p;
-}
-
-void counted_free(void* p) noexcept {
-  if (!p) return;
-  if (tl_loop_thread) [[likely]]
-    asyncshift::detail::note_free(malloc_usable_size(p));
-  std::free(p);
-}
 
 long rss_kb() {
   std::ifstream status("/proc/self/status");
@@ -79,33 +46,6 @@ long rss_kb() {
 }
 
 } // namespace
-
-void* operator new(std::size_t n) { return counted_alloc(n); }
-void* operator new[](std::size_t n) { return counted_alloc(n); }
-void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
-  try {
-    return counted_alloc(n);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
-  try {
-    return counted_alloc(n);
-  } catch (...) {
-    return nullptr;
-  }
-}
-void* operator new(std::size_t n, std::align_val_t a) { return counted_aligned_alloc(n, a); }
-void* operator new[](std::size_t n, std::align_val_t a) { return counted_aligned_alloc(n, a); }
-void operator delete(void* p) noexcept { counted_free(p); }
-void operator delete[](void* p) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
-void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
-void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
 
 int main(int argc, char** argv) {
   tl_loop_thread = true;
