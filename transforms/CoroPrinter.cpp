@@ -121,6 +121,10 @@ private:
     /// then checks SeriesErr, since `continue;` would restart the inner loop.
     bool InnerLoop = false;
     const char *nextStep() const { return InnerLoop ? "break;" : "continue;"; }
+    /// After SeriesErr is set: a failure ends the series, success moves on.
+    std::string stopOrNextStep() const {
+      return InnerLoop ? "break;" : "if (" + SeriesErr + ") {\nbreak;\n}\ncontinue;";
+    }
   };
   struct JoinState {
     bool Anchored = false;
@@ -324,7 +328,7 @@ void CoroLowering::lowerForward(const AsyncCallNode &A, CoList &OutList, const C
   }
   if (C.ExitKind == Ctx::Exit::SeriesBreak) {
     St.Text = C.SeriesErr + " = co_await " + settled(A) + ";\n" +
-              (C.InnerLoop ? std::string("break;") : "if (" + C.SeriesErr + ") {\nbreak;\n}\ncontinue;");
+              C.stopOrNextStep();
     OutList.push_back(std::move(St));
     return;
   }
@@ -471,7 +475,7 @@ void CoroLowering::lowerComplete(const CompleteNode &N, CoList &OutList, const C
       St.Text = C.SeriesErr + " = " + errorLiteral(N.Err) + ";\nbreak;";
     } else {
       St.Text = C.SeriesErr + " = " + errorLiteral(N.Err) + ";\n" +
-                (C.InnerLoop ? std::string("break;") : "if (" + C.SeriesErr + ") {\nbreak;\n}\ncontinue;");
+                C.stopOrNextStep();
     }
     OutList.push_back(std::move(St));
     return;
@@ -772,7 +776,7 @@ void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ct
       Next.Throws = true;
     } else {
       Next.Text = C.SeriesErr + " = " + ErrName + ";\n" +
-                  (C.InnerLoop ? std::string("break;") : "if (" + C.SeriesErr + ") {\nbreak;\n}\ncontinue;");
+                  C.stopOrNextStep();
     }
     OutList.push_back(std::move(Next));
     return;
