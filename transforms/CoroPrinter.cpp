@@ -66,6 +66,15 @@ void addCallUses(std::set<VarId> &Uses, const AsyncCallNode &A) {
     Uses.insert(A.Comb->Captured.begin(), A.Comb->Captured.end());
 }
 
+/// What the nodes of \p B read, for a statement printed from them as one
+/// piece of text (a loop, a series): a try block before it must not end the
+/// scope of a variable it reads.
+void addBlockUses(std::set<VarId> &Uses, const Block &B, const AsyncFunction &F) {
+  for (VarId V = 0; V < F.Vars.size(); ++V)
+    if (references(B, V))
+      Uses.insert(V);
+}
+
 /// Identifiers in \p T that are not references to the function's variables
 /// (a declaration flattened next to it must not take their names).
 std::set<std::string> outerIdentifiers(const Text &T) {
@@ -281,6 +290,7 @@ void CoroLowering::lowerLoop(const LoopNode &L, CoList &OutList, const Ctx &C) {
   Loop.K = CoStmt::Kind::Await;
   Loop.IsCoAwait = true;
   Loop.Throws = true; // never part of an outer try group: its awaits group inside it
+  addBlockUses(Loop.Uses, L.Body, F);
   Loop.Text = "for (;;) {\n" + Body + "}";
   // A loop whose rounds all complete synchronously awaits nothing: the
   // function may then need a co_return to be a coroutine at all.
@@ -362,6 +372,10 @@ void CoroLowering::lowerAwait(const AsyncCallNode &A, CoList &OutList, const Ctx
                                                          : AwaitMode::Value;
   std::vector<const SyncNode *> Cleanup = H.Cleanup;
   std::vector<const Node *> Rest = H.Rest;
+  // In a step of a series whose outcome is kept (not thrown), a failure ends
+  // the step with the error kept: the continuation's own check says how.
+  if (Mode == AwaitMode::Propagate && C.ExitKind == Ctx::Exit::SeriesBreak)
+    Mode = AwaitMode::Value, Cleanup.clear(), Rest = nodesOf(Cont.Body);
   // A cleanup that reads the value cannot run where the value does not exist.
   if (Mode == AwaitMode::Propagate && Cont.Value != NoVar)
     for (const SyncNode *S : Cleanup)
@@ -735,6 +749,7 @@ void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ct
 
   std::string Count = Names.render(K.Count);
   addUses(Loop.Uses, K.Count);
+  addBlockUses(Loop.Uses, K.Body, F);
   bool Simple = (K.Count.Refs.size() == 1 && K.Count.Refs[0].Offset == 0 && K.Count.Refs[0].Length == K.Count.Source.size()) ||
                 (!K.Count.Source.empty() && std::isdigit(static_cast<unsigned char>(K.Count.Source[0])) &&
                  K.Count.Source.find_first_not_of("0123456789uUlLzZ") == std::string::npos);

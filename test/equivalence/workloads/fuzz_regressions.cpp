@@ -1,6 +1,6 @@
 // Shapes the program generator (test/fuzz) found the rewriter getting wrong,
 // each reduced to one function, in callback style. The entry runs shape
-// k % 10 for execution k; every style's trace digest must equal this file's,
+// k % 13 for execution k; every style's trace digest must equal this file's,
 // with and without injected failures.
 #include <asyncshift/bench.hpp>
 
@@ -197,11 +197,63 @@ void early_return_before_join(std::int64_t seed, callback<> done) {
   });
 }
 
+/// A value read only inside a recursive-lambda loop, after an error check
+/// with cleanup: the value must stay in scope around the loop (coro).
+void value_for_loop(std::int64_t seed, callback<> done) {
+  fake::io("vfl.get", seed, [=](error err, std::int64_t v) {
+    if (err) {
+      fake::io("vfl.undo", seed, [](error, std::int64_t) {});
+      return done(err);
+    }
+    const int rounds = 1 + static_cast<int>(seed % 3);
+    auto again = [=](auto &self, int r) -> void {
+      if (r == rounds) return done({});
+      fake::io("vfl.op", v % 1000 + r, [=](error err, std::int64_t) {
+        if (err) return done(err);
+        self(self, r + 1);
+      });
+    };
+    again(again, 0);
+  });
+}
+
+/// A series whose outcome is ignored: a failing step ends the series and the
+/// function still succeeds (coro must not throw the step's failure).
+void series_failure_ignored(std::int64_t seed, callback<> done) {
+  asyncshift::each_series(
+      2,
+      [=](std::size_t i, callback<> step) {
+        fake::io("sfi.a", seed + static_cast<std::int64_t>(i), [=](error err, std::int64_t v) {
+          if (err) return step(err);
+          fake::io("sfi.b", v % 1000, [=](error, std::int64_t) { step({}); });
+        });
+      },
+      [=](error) { fake::io("sfi.done", seed, [=](error err, std::int64_t) { done(err); }); });
+}
+
+/// As above, the failure inside a recursive-lambda loop in the step.
+void series_loop_failure_ignored(std::int64_t seed, callback<> done) {
+  asyncshift::each_series(
+      2,
+      [=](std::size_t i, callback<> step) {
+        const int rounds = 1 + static_cast<int>(seed % 3);
+        auto again = [=](auto &self, int r) -> void {
+          if (r == rounds) return step({});
+          fake::io("slfi.op", seed + r + static_cast<std::int64_t>(i), [=](error err, std::int64_t) {
+            if (err) return step(err);
+            self(self, r + 1);
+          });
+        };
+        again(again, 0);
+      },
+      [=](error) { done({}); });
+}
+
 } // namespace
 
 void fuzz_regressions(std::uint64_t k, callback<> done) {
-  const auto seed = static_cast<std::int64_t>(k / 10);
-  const auto which = k % 10;
+  const auto seed = static_cast<std::int64_t>(k / 13);
+  const auto which = k % 13;
   if (which == 0) return series_in_series(seed, done);
   if (which == 1) return loop_in_series(seed, done);
   if (which == 2) return value_for_counter(seed, done);
@@ -211,6 +263,9 @@ void fuzz_regressions(std::uint64_t k, callback<> done) {
   if (which == 7) return sync_series(seed, done);
   if (which == 8) return branch_only_fails(seed, done);
   if (which == 9) return early_return_before_join(seed, done);
+  if (which == 10) return value_for_loop(seed, done);
+  if (which == 11) return series_failure_ignored(seed, done);
+  if (which == 12) return series_loop_failure_ignored(seed, done);
   join_in_arm(seed, done);
 }
 
