@@ -17,10 +17,13 @@
 //
 // The trace digest: each execution's context accumulates an order-independent
 // hash of the multiset of (virtual start time, op, arg) of the ops it started;
-// when it completes, that hash, the op count, k and the outcome (success, or
-// the failure's message) are mixed into one value per execution, and the
-// values are summed, so the digest does not depend on the order executions
-// finished in. Two styles of a workload print the same digest under the
+// once the loop has run dry, that hash, the op count, k and the outcome
+// (success, or the failure's message) are mixed into one value per execution,
+// and the values are summed, so the digest does not depend on the order
+// executions finished in. Ops an execution starts after it completed (work
+// left running: a fire-and-forget call after `done`, the other branches of a
+// fan-out that already failed) count too, whichever side of the completion
+// a style starts them on. Two styles of a workload print the same digest under the
 // virtual clock exactly when every execution started the same ops at the
 // same virtual times with the same arguments and ended the same way.
 #include "harness.hpp"
@@ -160,6 +163,9 @@ struct execution : asyncshift::detail::handler<> {
   context ctx;
   run_state* run = nullptr;
   bool completed = false;
+  bool failed = false;
+  std::uint64_t outcome = 0; ///< hash of the failure's message, or of success
+  std::string failure;       ///< the failure's message, for --dump-executions
 
   execution() : asyncshift::detail::handler<>{&ops_} {}
   static void deliver(asyncshift::detail::handler<>* self, error&& e);
@@ -177,15 +183,28 @@ void execution::deliver(asyncshift::detail::handler<>* self, error&& e) {
   me->completed = true;
   r.completed.store(r.completed.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
   if (e) ++r.failed;
-  const std::uint64_t outcome = e ? asyncshift::detail::hash_string(e.message()) : 0x5eedULL;
-  const context& c = me->ctx;
-  std::uint64_t h = asyncshift::detail::combine(c.k, c.trace);
-  h = asyncshift::detail::combine(h, c.ops_started);
-  h = asyncshift::detail::combine(h, outcome);
-  r.digest += h;
-  if (r.dump)
-    std::fprintf(stderr, "execution %" PRIu64 ": ops=%u trace=%016" PRIx64 " outcome=%s\n", c.k, c.ops_started, c.trace,
-                 e ? e.message().c_str() : "ok");
+  me->failed = static_cast<bool>(e);
+  me->outcome = e ? asyncshift::detail::hash_string(e.message()) : 0x5eedULL;
+  if (r.dump && e) me->failure = e.message();
+}
+
+/// The digest of executions that have all completed, their loop run dry
+/// (see the top of this file); with --dump-executions, each one's record.
+std::uint64_t digest_of(const run_state& r, const execution* execs, std::uint64_t count) {
+  std::uint64_t digest = 0;
+  for (std::uint64_t i = 0; i < count; ++i) {
+    const execution& x = execs[i];
+    if (!x.completed) continue;
+    const context& c = x.ctx;
+    std::uint64_t h = asyncshift::detail::combine(c.k, c.trace);
+    h = asyncshift::detail::combine(h, c.ops_started);
+    h = asyncshift::detail::combine(h, x.outcome);
+    digest += h;
+    if (r.dump)
+      std::fprintf(stderr, "execution %" PRIu64 ": ops=%u trace=%016" PRIx64 " outcome=%s\n", c.k, c.ops_started, c.trace,
+                   x.failed ? x.failure.c_str() : "ok");
+  }
+  return digest;
 }
 
 /// The records of executions [first, first + count), made before measuring.
@@ -403,6 +422,7 @@ int harness_main(int argc, char** argv) {
   asyncshift_bench_measured_run(&q);
   const auto t1 = std::chrono::steady_clock::now();
   const double cpu1 = cpu_ms();
+  r.digest = digest_of(r, execs.get(), n);
   const asyncshift::detail::memory_stats after = asyncshift::detail::tl_memory;
   const std::uint64_t other_allocs = other_threads_memory().allocs.load() - other_allocs0;
   const std::uint64_t other_bytes = other_threads_memory().bytes.load() - other_bytes0;

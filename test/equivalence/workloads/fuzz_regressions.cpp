@@ -1,6 +1,6 @@
 // Shapes the program generator (test/fuzz) found the rewriter getting wrong,
 // each reduced to one function, in callback style. The entry runs shape
-// k % 13 for execution k; every style's trace digest must equal this file's,
+// k % 14 for execution k; every style's trace digest must equal this file's,
 // with and without injected failures.
 #include <asyncshift/bench.hpp>
 
@@ -249,11 +249,30 @@ void series_loop_failure_ignored(std::int64_t seed, callback<> done) {
       [=](error) { done({}); });
 }
 
+/// Fan-out branches that fail synchronously, each starting a cleanup op
+/// first: callbacks complete before the later branches start theirs, promises
+/// after (microtasks). The ops still belong to the execution: every style
+/// starts them (the digest counts ops started after completion too).
+void fanout_sync_failures(std::int64_t seed, callback<> done) {
+  asyncshift::parallel(
+      2,
+      [=](std::size_t i, callback<> got) {
+        sync_failure(seed * 3 + 3, [=](error err) {
+          if (err) {
+            fake::io("fsf.undo", seed + static_cast<std::int64_t>(i), [](error, std::int64_t) {});
+            return got(err);
+          }
+          got({});
+        });
+      },
+      done);
+}
+
 } // namespace
 
 void fuzz_regressions(std::uint64_t k, callback<> done) {
-  const auto seed = static_cast<std::int64_t>(k / 13);
-  const auto which = k % 13;
+  const auto seed = static_cast<std::int64_t>(k / 14);
+  const auto which = k % 14;
   if (which == 0) return series_in_series(seed, done);
   if (which == 1) return loop_in_series(seed, done);
   if (which == 2) return value_for_counter(seed, done);
@@ -266,6 +285,7 @@ void fuzz_regressions(std::uint64_t k, callback<> done) {
   if (which == 10) return value_for_loop(seed, done);
   if (which == 11) return series_failure_ignored(seed, done);
   if (which == 12) return series_loop_failure_ignored(seed, done);
+  if (which == 13) return fanout_sync_failures(seed, done);
   join_in_arm(seed, done);
 }
 
