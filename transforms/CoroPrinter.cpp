@@ -696,6 +696,8 @@ std::string CoroLowering::whenAll(const Combinator &K) {
              (Index.empty() ? "" : " " + Index) + ") {\nreturn " + Op + ";\n})";
     }
   std::string Body = lowerNested(K.Body, K.ItemType, Ctx{});
+  if (Body.find("co_await") == std::string::npos && Body.find("co_return") == std::string::npos)
+    Body += "co_return; // a coroutine: fails its task, not its caller\n";
   Names.pop();
   std::string Task;
   if (Values)
@@ -949,6 +951,19 @@ void CoroLowering::render(const CoList &L, std::string &Text, unsigned Depth) co
   }
 }
 
+/// Is a function with body \p L a coroutine: does it await, or co_return,
+/// anywhere outside a nested lambda? One whose every exit is a failure
+/// (`throw`) is not, and would throw at its caller instead of failing its task.
+bool isCoroutine(const CoList &L) {
+  for (const CoStmt &S : L) {
+    if (S.IsCoAwait || S.Text.rfind("co_return", 0) == 0 || S.Text.find("\nco_return") != std::string::npos)
+      return true;
+    if (isCoroutine(S.Then) || isCoroutine(S.Else) || isCoroutine(S.Body))
+      return true;
+  }
+  return false;
+}
+
 bool hasCoAwait(const CoList &L) {
   for (const CoStmt &S : L)
     if (S.IsCoAwait || hasCoAwait(S.Then) || hasCoAwait(S.Else) || hasCoAwait(S.Body))
@@ -976,6 +991,11 @@ std::optional<PrintedFunction> CoroLowering::run() {
   // `co_return;` at the very end says nothing, unless it is what makes this a coroutine.
   if (!Body.empty() && Body.back().K == CoStmt::Kind::Line && Body.back().Text == "co_return;" && hasCoAwait(Body))
     Body.pop_back();
+  if (!isCoroutine(Body)) {
+    CoStmt Ret;
+    Ret.Text = "co_return; // a coroutine: fails its task, not its caller";
+    Body.push_back(std::move(Ret));
+  }
 
   PrintedFunction P;
   if (Values)

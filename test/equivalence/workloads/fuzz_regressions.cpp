@@ -1,6 +1,6 @@
 // Shapes the program generator (test/fuzz) found the rewriter getting wrong,
 // each reduced to one function, in callback style. The entry runs shape
-// k % 14 for execution k; every style's trace digest must equal this file's,
+// k % 16 for execution k; every style's trace digest must equal this file's,
 // with and without injected failures.
 #include <asyncshift/bench.hpp>
 
@@ -268,11 +268,34 @@ void fanout_sync_failures(std::int64_t seed, callback<> done) {
       done);
 }
 
+/// A function whose only exit is a failure after a fire-and-forget op:
+/// in coro it must still be a coroutine (its task fails; nothing is thrown
+/// at the caller, which here ignores the failure and goes on).
+void fails_after_op(std::int64_t seed, callback<> done) {
+  fake::io("fao.op", seed, [](error, std::int64_t) {});
+  return done(error("fao failure"));
+}
+void ignores_sync_failure(std::int64_t seed, callback<> done) {
+  fails_after_op(seed, [=](error) { fake::io("isf.next", seed, [=](error err, std::int64_t) { done(err); }); });
+}
+
+/// Fan-out branches whose only exit is a failure: each branch's task fails,
+/// every branch still starts its op.
+void branches_only_fail(std::int64_t seed, callback<> done) {
+  asyncshift::parallel(
+      2,
+      [=](std::size_t i, callback<> got) {
+        fake::io("bof.op", seed + static_cast<std::int64_t>(i), [](error, std::int64_t) {});
+        got(error("bof failure"));
+      },
+      done);
+}
+
 } // namespace
 
 void fuzz_regressions(std::uint64_t k, callback<> done) {
-  const auto seed = static_cast<std::int64_t>(k / 14);
-  const auto which = k % 14;
+  const auto seed = static_cast<std::int64_t>(k / 16);
+  const auto which = k % 16;
   if (which == 0) return series_in_series(seed, done);
   if (which == 1) return loop_in_series(seed, done);
   if (which == 2) return value_for_counter(seed, done);
@@ -286,6 +309,8 @@ void fuzz_regressions(std::uint64_t k, callback<> done) {
   if (which == 11) return series_failure_ignored(seed, done);
   if (which == 12) return series_loop_failure_ignored(seed, done);
   if (which == 13) return fanout_sync_failures(seed, done);
+  if (which == 14) return ignores_sync_failure(seed, done);
+  if (which == 15) return branches_only_fail(seed, done);
   join_in_arm(seed, done);
 }
 
