@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string_view>
+#include <type_traits>
 
 namespace asyncshift::detail {
 
@@ -48,25 +49,46 @@ constexpr std::uint64_t combine(std::uint64_t a, std::uint64_t b) noexcept {
   return mum(a ^ 0x2d358dccaa6c78a5ULL, b ^ 0x8bb84b93962eacc9ULL);
 }
 
-/// Hashes a string 8 bytes at a time (one multiply per 8 bytes, the last
-/// one mixes the length in as well as any other word): cheap
-/// enough that the doxbee world, which hashes the same short path three
-/// times per execution, needs no cache.
-constexpr std::uint64_t hash_string(std::string_view s) noexcept {
-  std::uint64_t h = 0x4b33a62ed433d4a3ULL ^ s.size();
-  std::size_t i = 0;
-  const std::size_t n = s.size();
-  auto load = [&](std::size_t at, std::size_t len) {
+/// Reads \p N bytes at \p p as a little-endian number (any machine order
+/// would do at run time; the constexpr path must agree with it on ours).
+template <std::size_t N>
+constexpr std::uint64_t load_le(const char* p) noexcept {
+  if (std::is_constant_evaluated()) {
     std::uint64_t w = 0;
-    if (std::is_constant_evaluated()) {
-      for (std::size_t j = 0; j < len; ++j) w |= static_cast<std::uint64_t>(static_cast<unsigned char>(s[at + j])) << (8 * j);
-    } else {
-      std::memcpy(&w, s.data() + at, len); // little-endian order on the machines we run on; any order is deterministic per machine
-    }
+    for (std::size_t j = 0; j < N; ++j) w |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[j])) << (8 * j);
     return w;
-  };
-  for (; i + 8 <= n; i += 8) h = combine(h, load(i, 8));
-  if (i < n) h = combine(h, load(i, n - i));
+  }
+  if constexpr (N == 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  } else {
+    std::uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
+  }
+}
+
+/// Hashes a string 8 bytes per multiply. The length goes into the seed, so
+/// the last word may overlap the one before it (and a short tail is read
+/// as wyhash does, with at most two loads) without two strings of different
+/// lengths colliding by construction: no per-byte loop and no call to
+/// memcpy. Cheap enough that the doxbee world, which hashes the same short
+/// path three times per execution, needs no cache.
+constexpr std::uint64_t hash_string(std::string_view s) noexcept {
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  std::uint64_t h = 0x4b33a62ed433d4a3ULL ^ n;
+  if (n >= 8) {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) h = combine(h, load_le<8>(p + i));
+    if (i < n) h = combine(h, load_le<8>(p + n - 8));
+  } else if (n >= 4) {
+    h = combine(h, load_le<4>(p) | (load_le<4>(p + n - 4) << 32));
+  } else if (n > 0) {
+    const auto byte = [&](std::size_t j) { return static_cast<std::uint64_t>(static_cast<unsigned char>(p[j])); };
+    h = combine(h, byte(0) | (byte(n / 2) << 8) | (byte(n - 1) << 16));
+  }
   return h;
 }
 
