@@ -22,24 +22,18 @@ struct context {
   /// Order-independent hash of the multiset of (start time, op, arg).
   std::uint64_t trace = 0;
   std::uint32_t ops_started = 0;
-  std::uint32_t ordinal_slots = 0;
-  struct ordinal_slot {
-    std::uint32_t op;
-    std::uint32_t count;
-  };
-  static constexpr std::uint32_t inline_slots = 8;
-  ordinal_slot ordinals[inline_slots];
+  /// How many ops of each name this execution started, indexed by the op's
+  /// id (ids are small and dense: one per distinct op name in the program);
+  /// names past the array count in a map.
+  static constexpr std::uint32_t inline_ops = 16;
+  std::uint32_t ordinals[inline_ops] = {};
   std::unique_ptr<std::unordered_map<std::uint32_t, std::uint32_t>> more_ordinals;
 
   /// Returns how many ops named \p op this execution started before, and
   /// counts this one.
   std::uint32_t next_ordinal(std::uint32_t op) {
-    for (std::uint32_t i = 0; i < ordinal_slots; ++i)
-      if (ordinals[i].op == op) return ordinals[i].count++;
-    if (ordinal_slots < inline_slots) {
-      ordinals[ordinal_slots++] = {op, 1};
-      return 0;
-    }
+    if (op < inline_ops) [[likely]]
+      return ordinals[op]++;
     if (!more_ordinals) more_ordinals = std::make_unique<std::unordered_map<std::uint32_t, std::uint32_t>>();
     return (*more_ordinals)[op]++;
   }

@@ -99,6 +99,10 @@ constexpr bool uses_value() {
     return true;
 }
 
+[[gnu::cold, gnu::noinline]] inline error injected_failure(const op_name& op, std::uint32_t ordinal) {
+  return error("injected failure: " + std::string(op.name()) + " #" + std::to_string(ordinal));
+}
+
 /// The timer node of one op: it owns the op's callback until it fires.
 /// `Deliver` maps the op's int64 value to what the callback carries.
 template <class Deliver, class... T>
@@ -118,7 +122,7 @@ struct io_node final : asyncshift::detail::timer_node {
     const std::uint32_t ordinal = me->ordinal;
     asyncshift::detail::pool_delete(me);
     if (fail) [[unlikely]]
-      cb(error("injected failure: " + std::string(op->name()) + " #" + std::to_string(ordinal)));
+      cb(injected_failure(*op, ordinal));
     else if constexpr (uses_value<Deliver>())
       Deliver{}(cb, value_of(*op, arg)); // a function of (op, arg): when it is computed does not matter
     else
@@ -134,43 +138,34 @@ struct deliver_nothing {
   void operator()(const callback<>& cb, std::int64_t) const { cb({}); }
 };
 
-/// The trace's hash of (start time, op) for the last few ops: executions of
-/// one workload start the same op at the same offset again and again, and
-/// this saves a mix per op. A memo: the value is always the hash.
-struct trace_memo {
-  std::int64_t t = -1;
-  std::uint32_t op = UINT32_MAX;
-  std::uint64_t hash = 0;
-};
-constinit inline thread_local trace_memo tl_trace_memo[16]{};
-
-inline std::uint64_t time_op_hash(std::int64_t t, const op_name& op) noexcept {
-  trace_memo& m = tl_trace_memo[op.id() & 15];
-  if (m.t != t || m.op != op.id()) [[unlikely]]
-    m = {t, op.id(), asyncshift::detail::combine(static_cast<std::uint64_t>(t), op.hash())};
-  return m.hash;
+/// Decides whether the \p ordinal-th op named \p op of execution \p k fails:
+/// a function of (seed, k, op, ordinal) only. Out of line: it runs only when
+/// failures are possible.
+[[gnu::noinline]] inline bool decide_failure(context* c, const op_name& op, std::uint32_t& ordinal) noexcept {
+  using asyncshift::detail::combine;
+  ordinal = c->next_ordinal(op.id());
+  const std::uint64_t h = asyncshift::detail::mix64(combine(combine(g_settings.seed, c->k), op.hash() ^ ordinal));
+  return h < g_fail_threshold;
 }
 
-/// Records the start of \p op in the current execution and decides whether it fails.
-inline bool start_op(const op_name& op, std::int64_t arg, std::uint32_t& ordinal) noexcept {
-  context* c = current_context();
-  if (!c) {
-    ordinal = 0;
-    return false;
-  }
-  const std::int64_t t = loop::current().now_ns() - c->start_ns;
-  using asyncshift::detail::combine;
-  c->trace += combine(time_op_hash(t, op), static_cast<std::uint64_t>(arg));
+/// The trace entry of one op: a hash of (start time, op, arg). The trace is
+/// the sum of its ops' entries, so it is a hash of the multiset of ops,
+/// whatever order they started in.
+inline std::uint64_t trace_entry(std::int64_t t, const op_name& op, std::int64_t arg) noexcept {
+  return asyncshift::detail::combine(op.hash() + static_cast<std::uint64_t>(t), static_cast<std::uint64_t>(arg));
+}
+
+/// Records the start of \p op in execution \p c (if any) and decides whether it fails.
+ASYNCSHIFT_INLINE bool start_op(context* c, std::int64_t now, const op_name& op, std::int64_t arg, std::uint32_t& ordinal) noexcept {
+  ordinal = 0;
+  if (!c) return false;
+  c->trace += trace_entry(now - c->start_ns, op, arg);
   ++c->ops_started;
-  if (g_fail_threshold == 0) {
-    // The ordinal only decides failures (and names them): with none
-    // possible, counting it would change nothing.
-    ordinal = 0;
+  // The ordinal only decides failures (and names them): with none
+  // possible, counting it would change nothing.
+  if (g_fail_threshold == 0) [[likely]]
     return false;
-  }
-  ordinal = c->next_ordinal(op.id());
-  const std::uint64_t h = combine(combine(combine(g_settings.seed, c->k), op.hash()), ordinal);
-  return h < g_fail_threshold;
+  return decide_failure(c, op, ordinal);
 }
 
 inline const op_name& intern(std::string_view op) {
@@ -194,8 +189,10 @@ void start_io(const op_name& op, std::int64_t arg, std::int64_t latency_ns, call
   node->cb = std::move(cb);
   node->op = &op;
   node->arg = arg;
-  node->fail = detail::start_op(op, arg, node->ordinal);
-  loop::current().schedule(node, latency_ns);
+  context* c = current_context();
+  loop& l = loop::current();
+  node->fail = detail::start_op(c, l.now_ns(), op, arg, node->ordinal);
+  l.schedule(node, latency_ns, c);
 }
 
 /// Starts \p op with \p arg; completes \p cb after \p latency_ns.

@@ -168,8 +168,10 @@ public:
   std::uint64_t unhandled_rejections() const noexcept { return unhandled_rejections_; }
 
   /// Fires \p t after \p delay_ns, with the current context.
-  void schedule(detail::timer_node* t, std::int64_t delay_ns) {
-    t->ctx = current_context();
+  void schedule(detail::timer_node* t, std::int64_t delay_ns) { schedule(t, delay_ns, current_context()); }
+  /// Fires \p t after \p delay_ns, with context \p ctx.
+  void schedule(detail::timer_node* t, std::int64_t delay_ns, context* ctx) {
+    t->ctx = ctx;
     t->due = now_ + delay_ns;
     timer_fifo& q = fifo_for(delay_ns);
     q.items.push(t);
@@ -256,16 +258,15 @@ private:
   };
 
   timer_fifo& fifo_for(std::int64_t delay) {
-    if (last_fifo_ < fifos_.size() && fifos_[last_fifo_].delay == delay) [[likely]]
-      return fifos_[last_fifo_];
-    for (std::size_t i = 0; i < fifos_.size(); ++i)
-      if (fifos_[i].delay == delay) {
-        last_fifo_ = i;
-        return fifos_[i];
-      }
-    fifos_.push_back({delay, {}});
-    last_fifo_ = fifos_.size() - 1;
-    return fifos_.back();
+    if (last_fifo_ && last_fifo_->delay == delay) [[likely]]
+      return *last_fifo_;
+    return find_fifo(delay);
+  }
+  [[gnu::noinline]] timer_fifo& find_fifo(std::int64_t delay) {
+    for (auto& f : fifos_)
+      if (f.delay == delay) return *(last_fifo_ = &f);
+    fifos_.push_back({delay, {}}); // may move the others: last_fifo_ is re-pointed here
+    return *(last_fifo_ = &fifos_.back());
   }
 
   void refresh_now() noexcept {
@@ -378,7 +379,7 @@ private:
 
   detail::runnable_fifo ready_;
   std::vector<timer_fifo> fifos_;
-  std::size_t last_fifo_ = 0;
+  timer_fifo* last_fifo_ = nullptr; // the FIFO the last timer went to (an element of fifos_)
   std::size_t timer_count_ = 0;
 
   // A ring buffer: its data and size - 1 are kept beside the vector, so that

@@ -89,3 +89,37 @@ TEST_F(io_fixture, the_trace_is_an_order_independent_hash_of_starts) {
   l.run();
   EXPECT_NE(a.trace, c.trace) << "a different argument must change the trace";
 }
+
+TEST_F(io_fixture, the_trace_tells_apart_missing_extra_moved_and_swapped_ops) {
+  fake::configure({});
+  // Each execution starts its ops at the given offsets (0 or one latency).
+  struct start {
+    const char* op;
+    std::int64_t arg;
+    bool later;
+  };
+  auto trace_of = [&](std::vector<start> ops) {
+    context c;
+    c.start_ns = l.now_ns();
+    std::vector<start> later;
+    {
+      context_scope s(&c);
+      for (auto& o : ops)
+        if (!o.later) fake::io(o.op, o.arg, [](error, std::int64_t) {});
+        else later.push_back(o);
+      if (!later.empty())
+        l.set_timeout(fake::settings().latency_ns, [later] {
+          for (auto& o : later) fake::io(o.op, o.arg, [](error, std::int64_t) {});
+        });
+    }
+    l.run();
+    return c.trace;
+  };
+  const auto base = trace_of({{"x", 1, false}, {"y", 2, false}, {"z", 3, true}});
+  EXPECT_EQ(base, trace_of({{"z", 3, true}, {"y", 2, false}, {"x", 1, false}})) << "order does not matter";
+  EXPECT_NE(base, trace_of({{"x", 1, false}, {"y", 2, false}})) << "a missing op";
+  EXPECT_NE(base, trace_of({{"x", 1, false}, {"y", 2, false}, {"z", 3, true}, {"z", 3, true}})) << "an extra op";
+  EXPECT_NE(base, trace_of({{"x", 1, false}, {"y", 2, false}, {"z", 3, false}})) << "an op started at another time";
+  EXPECT_NE(base, trace_of({{"x", 2, false}, {"y", 1, false}, {"z", 3, true}})) << "arguments swapped between ops";
+  EXPECT_NE(base, trace_of({{"x", 1, false}, {"w", 2, false}, {"z", 3, true}})) << "another op with the same argument";
+}

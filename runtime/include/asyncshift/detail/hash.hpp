@@ -1,4 +1,11 @@
 // Small, fast, deterministic hashes for traces, ids and error injection.
+//
+// The simulated world hashes a few values per op (an op's arguments, its trace
+// entry), identically in every style, so these are on every benchmark's
+// measured path: each is one 64x64->128-bit multiply folded to 64 bits (the
+// "mum" step of wyhash), a handful of instructions. mix64 (splitmix64's
+// finaliser) stays for where the output's bits are compared against a
+// threshold (error injection), which wants every output bit well mixed.
 #pragma once
 
 #include <cstddef>
@@ -19,56 +26,70 @@ constexpr std::uint64_t mix64(std::uint64_t x) noexcept {
   return x;
 }
 
+/// The full 128-bit product of \p a and \p b, its halves xor-ed together.
+constexpr std::uint64_t mum(std::uint64_t a, std::uint64_t b) noexcept {
+#if defined(__SIZEOF_INT128__)
+  const unsigned __int128 r = static_cast<unsigned __int128>(a) * b;
+  return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
+#else
+  const std::uint64_t al = a & 0xffffffffu, ah = a >> 32, bl = b & 0xffffffffu, bh = b >> 32;
+  const std::uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+  const std::uint64_t mid = (ll >> 32) + (lh & 0xffffffffu) + (hl & 0xffffffffu);
+  const std::uint64_t lo = (ll & 0xffffffffu) | (mid << 32);
+  const std::uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+  return lo ^ hi;
+#endif
+}
+
+/// Hashes the pair (a, b); not symmetric. The constants keep small inputs
+/// (0, 1, small ids) away from the multiply's fixed points: a product with
+/// a zero factor would forget the other input, and a == 0x2d35... is the only
+/// such value of a.
 constexpr std::uint64_t combine(std::uint64_t a, std::uint64_t b) noexcept {
-  return mix64(a ^ (b + 0x9e3779b97f4a7c15ULL + (a << 6) + (a >> 2)));
+  return mum(a ^ 0x2d358dccaa6c78a5ULL, b ^ 0x8bb84b93962eacc9ULL);
 }
 
-/// FNV-1a, then mixed.
-constexpr std::uint64_t hash_string_uncached(std::string_view s) noexcept {
-  std::uint64_t h = 0xcbf29ce484222325ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 0x100000001b3ULL;
+/// Reads \p N bytes at \p p as a little-endian number (any machine order
+/// would do at run time; the constexpr path must agree with it on ours).
+template <std::size_t N>
+constexpr std::uint64_t load_le(const char* p) noexcept {
+  if (std::is_constant_evaluated()) {
+    std::uint64_t w = 0;
+    for (std::size_t j = 0; j < N; ++j) w |= static_cast<std::uint64_t>(static_cast<unsigned char>(p[j])) << (8 * j);
+    return w;
   }
-  return mix64(h);
-}
-
-/// A few recently hashed short strings and their hashes. FNV-1a costs a
-/// multiply per byte and the doxbee world hashes the same path on every
-/// execution; comparing 8 bytes at a time is several times cheaper. The key
-/// is the content (not the address), so the answer is always the hash.
-struct string_hash_cache {
-  static constexpr std::size_t max_len = 32;
-  struct entry {
-    std::size_t len = SIZE_MAX;
-    std::uint64_t hash = 0;
-    alignas(8) char bytes[max_len];
-  };
-  entry entries[4];
-};
-constinit inline thread_local string_hash_cache tl_string_hashes{};
-
-inline bool same_bytes(const char* cached, const char* s, std::size_t n) noexcept {
-  std::size_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    std::uint64_t a, b;
-    std::memcpy(&a, cached + i, 8);
-    std::memcpy(&b, s + i, 8);
-    if (a != b) return false;
+  if constexpr (N == 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, 8);
+    return w;
+  } else {
+    std::uint32_t w;
+    std::memcpy(&w, p, 4);
+    return w;
   }
-  for (; i < n; ++i)
-    if (cached[i] != s[i]) return false;
-  return true;
 }
 
+/// Hashes a string 8 bytes per multiply. The length goes into the seed, so
+/// the last word may overlap the one before it (and a short tail is read
+/// as wyhash does, with at most two loads) without two strings of different
+/// lengths colliding by construction: no per-byte loop and no call to
+/// memcpy. Cheap enough that the doxbee world, which hashes the same short
+/// path three times per execution, needs no cache.
 constexpr std::uint64_t hash_string(std::string_view s) noexcept {
-  if (std::is_constant_evaluated() || s.size() > string_hash_cache::max_len) return hash_string_uncached(s);
-  auto& e = tl_string_hashes.entries[(s.size() ^ (s.empty() ? 0u : static_cast<unsigned char>(s.back()))) & 3];
-  if (e.len == s.size() && same_bytes(e.bytes, s.data(), s.size())) return e.hash;
-  e.hash = hash_string_uncached(s);
-  e.len = s.size();
-  if (!s.empty()) std::memcpy(e.bytes, s.data(), s.size());
-  return e.hash;
+  const char* p = s.data();
+  const std::size_t n = s.size();
+  std::uint64_t h = 0x4b33a62ed433d4a3ULL ^ n;
+  if (n >= 8) {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) h = combine(h, load_le<8>(p + i));
+    if (i < n) h = combine(h, load_le<8>(p + n - 8));
+  } else if (n >= 4) {
+    h = combine(h, load_le<4>(p) | (load_le<4>(p + n - 4) << 32));
+  } else if (n > 0) {
+    const auto byte = [&](std::size_t j) { return static_cast<std::uint64_t>(static_cast<unsigned char>(p[j])); };
+    h = combine(h, byte(0) | (byte(n / 2) << 8) | (byte(n - 1) << 16));
+  }
+  return h;
 }
 
 } // namespace asyncshift::detail

@@ -85,8 +85,17 @@ constinit inline thread_local pool_state tl_pool{};
   return chunk;
 }
 
+// Every continuation, state and timer node goes through these two: inlined
+// always (g++ otherwise calls an out-of-line clone from large generated
+// functions, a call and a return per object).
+#if defined(__GNUC__)
+#define ASYNCSHIFT_POOL_INLINE [[gnu::always_inline]] inline
+#else
+#define ASYNCSHIFT_POOL_INLINE inline
+#endif
+
 /// Allocates \p n bytes, 16-byte aligned, from this thread's pool.
-inline void* pool_allocate(std::size_t n) {
+ASYNCSHIFT_POOL_INLINE void* pool_allocate(std::size_t n) {
 #ifdef ASYNCSHIFT_NO_POOL
   note_alloc(n <= pool_max_block ? (n + pool_granule - 1) / pool_granule * pool_granule : n);
   if (void* p = std::malloc(n ? n : 1)) return p;
@@ -109,7 +118,7 @@ inline void* pool_allocate(std::size_t n) {
 }
 
 /// Returns a block of \p n bytes (the size it was allocated with).
-inline void pool_deallocate(void* p, std::size_t n) noexcept {
+ASYNCSHIFT_POOL_INLINE void pool_deallocate(void* p, std::size_t n) noexcept {
 #ifdef ASYNCSHIFT_NO_POOL
   note_free(n <= pool_max_block ? (n + pool_granule - 1) / pool_granule * pool_granule : n);
   std::free(p);
