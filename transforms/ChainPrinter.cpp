@@ -126,7 +126,7 @@ private:
   std::string statePrefix(unsigned Scope);
 
   void scanExits(const std::vector<const Node *> &Nodes, Exits &E) const;
-  std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const;
+  std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known, unsigned Depth = 0) const;
 
   std::string text(const Text &T);
   std::string capture() const { return F.IsMember ? "[=, this]" : "[=]"; }
@@ -633,7 +633,7 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
 
 /// The type a step's value exits produce: the function's result for
 /// completions, a join's parameter type for jumps.
-std::string ChainLowering::outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const {
+std::string ChainLowering::outTypeOf(const std::vector<const Node *> &Nodes, bool &Known, unsigned Depth) const {
   for (const Node *N : Nodes) {
     switch (N->Kind) {
     case NodeKind::Complete:
@@ -646,10 +646,21 @@ std::string ChainLowering::outTypeOf(const std::vector<const Node *> &Nodes, boo
     }
     case NodeKind::If: {
       const auto &I = static_cast<const IfNode &>(*N);
-      std::string T = outTypeOf(nodesOf(I.Then), Known);
+      if (Depth > 0) {
+        // A join after an `if` inside an arm is a chain nested in that arm
+        // (lowerIf): the arm yields what the join's body yields.
+        for (const auto &[Id, J] : Plan.Joins)
+          if (J.Sites.size() >= 2 && joinsAfter(I, Id, J.Sites.size())) {
+            const auto &Body = J.Leading.K == ErrorHandling::Kind::Propagate ? J.Leading.Rest : nodesOf(F.Conts[Id]->Cont.Body);
+            std::string T = outTypeOf(Body, Known, Depth + 1);
+            if (Known)
+              return T;
+          }
+      }
+      std::string T = outTypeOf(nodesOf(I.Then), Known, Depth + 1);
       if (Known)
         return T;
-      T = outTypeOf(nodesOf(I.Else), Known);
+      T = outTypeOf(nodesOf(I.Else), Known, Depth + 1);
       if (Known)
         return T;
       break;
