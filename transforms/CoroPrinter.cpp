@@ -110,6 +110,7 @@ std::set<std::string> outerIdentifiers(const Text &T) {
 }
 
 bool hasCoAwait(const CoList &L);
+bool isCoroutine(const CoList &L);
 
 class CoroLowering {
 public:
@@ -655,11 +656,19 @@ std::string CoroLowering::lowerNested(const Block &Body, const std::string &Resu
   lowerSeq(nodesOf(Body), List, C);
   if (!Values)
     group(List);
-  // A trailing `co_return;` says nothing at the end of a coroutine, but in a
-  // loop body (a recursive-lambda loop) it is what leaves the loop.
-  if (EndsFunction && C.ExitKind == Ctx::Exit::Return && !List.empty() && List.back().K == CoStmt::Kind::Line &&
-      List.back().Text == "co_return;" && hasCoAwait(List))
+  // The whole body of a coroutine (the function's, or a parallel branch's).
+  const bool WholeBody = EndsFunction && C.ExitKind == Ctx::Exit::Return;
+  // A trailing `co_return;` says nothing at the end of a coroutine, unless it
+  // is what makes it one; in a loop body (a recursive-lambda loop) it is what
+  // leaves the loop.
+  if (WholeBody && !List.empty() && List.back().K == CoStmt::Kind::Line && List.back().Text == "co_return;" &&
+      hasCoAwait(List))
     List.pop_back();
+  if (WholeBody && !isCoroutine(List)) {
+    CoStmt Ret;
+    Ret.Text = "co_return; // a coroutine: fails its task, not its caller";
+    List.push_back(std::move(Ret));
+  }
   // The last step statement's `continue;` says nothing.
   if (C.ExitKind != Ctx::Exit::Return && !List.empty()) {
     std::string &Last = List.back().Text;
@@ -696,8 +705,6 @@ std::string CoroLowering::whenAll(const Combinator &K) {
              (Index.empty() ? "" : " " + Index) + ") {\nreturn " + Op + ";\n})";
     }
   std::string Body = lowerNested(K.Body, K.ItemType, Ctx{});
-  if (Body.find("co_await") == std::string::npos && Body.find("co_return") == std::string::npos)
-    Body += "co_return; // a coroutine: fails its task, not its caller\n";
   Names.pop();
   std::string Task;
   if (Values)
@@ -982,20 +989,9 @@ std::optional<PrintedFunction> CoroLowering::run() {
   planJoins();
   for (VarId P : F.Params)
     Names.declare(P);
-  CoList Body;
-  lowerSeq(nodesOf(F.Body), Body, Ctx{});
+  std::string Body = lowerNested(F.Body, ResultType, Ctx{});
   if (Failed)
     return std::nullopt;
-  if (!Values)
-    group(Body);
-  // `co_return;` at the very end says nothing, unless it is what makes this a coroutine.
-  if (!Body.empty() && Body.back().K == CoStmt::Kind::Line && Body.back().Text == "co_return;" && hasCoAwait(Body))
-    Body.pop_back();
-  if (!isCoroutine(Body)) {
-    CoStmt Ret;
-    Ret.Text = "co_return; // a coroutine: fails its task, not its caller";
-    Body.push_back(std::move(Ret));
-  }
 
   PrintedFunction P;
   if (Values)
@@ -1003,9 +999,7 @@ std::optional<PrintedFunction> CoroLowering::run() {
                                         : "asyncshift::task<asyncshift::result<" + ResultType + ">>";
   else
     P.ReturnType = ResultType.empty() ? "asyncshift::task<>" : "asyncshift::task<" + ResultType + ">";
-  P.Body = "{\n";
-  render(Body, P.Body, 1);
-  P.Body += "}";
+  P.Body = "{\n" + Body + "}";
   return P;
 }
 
