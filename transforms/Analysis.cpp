@@ -257,8 +257,10 @@ bool joinsAfter(const IfNode &I, unsigned Target, std::size_t Sites) {
   return countJumps(I, Target) == Sites && countJumps(I.Then, Target) < Sites && countJumps(I.Else, Target) < Sites;
 }
 
-static bool containsJump(const Block &B) {
-  for (const NodePtr &P : B) {
+/// Does a node of \p B, from its \p From-th on, jump to a named continuation?
+static bool containsJump(const Block &B, std::size_t From = 0) {
+  for (std::size_t K = From; K < B.size(); ++K) {
+    const NodePtr &P = B[K];
     switch (P->Kind) {
     case NodeKind::Jump:
       return true;
@@ -313,14 +315,7 @@ static void normalizeBlock(Block &B) {
       // `if (c) { ...; return; } rest` is `if (c) {...} else { rest }` when a
       // join is involved on either side: a join after the rest must not
       // also receive the early return's path (chain styles continue it).
-      bool RestJumps = false;
-      for (std::size_t J = I + 1; J < B.size() && !RestJumps; ++J) {
-        Block One;
-        One.push_back(std::move(B[J]));
-        RestJumps = containsJump(One);
-        B[J] = std::move(One.front());
-      }
-      if (!If->HasElse && I + 1 < B.size() && endsPath(If->Then) && (containsJump(If->Then) || RestJumps)) {
+      if (!If->HasElse && I + 1 < B.size() && endsPath(If->Then) && (containsJump(If->Then) || containsJump(B, I + 1))) {
         for (std::size_t J = I + 1; J < B.size(); ++J)
           If->Else.push_back(std::move(B[J]));
         B.resize(I + 1);
