@@ -140,6 +140,7 @@ struct RunState {
   FileRequest Request;
   std::map<std::string, FileResult> Results; ///< by real path
   std::map<std::string, bool> Failed;
+  std::map<std::string, bool> Started; ///< clang began compiling it (so reports its own errors)
 };
 
 class Consumer : public ASTConsumer {
@@ -161,6 +162,13 @@ private:
 class Action : public ASTFrontendAction {
 public:
   explicit Action(RunState &State) : State(State) {}
+  bool BeginSourceFileAction(CompilerInstance &) override {
+    // A precompiled header or AST file is loaded, not parsed: nothing to rewrite.
+    if (getCurrentFileKind().getFormat() != InputKind::Source)
+      return false;
+    State.Started[realPath(getCurrentFile())] = true;
+    return true;
+  }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
     return std::make_unique<Consumer>(State);
   }
@@ -311,6 +319,10 @@ int asyncshiftMain(int Argc, const char **Argv) {
     std::string Key = realPath(S);
     auto It = State.Results.find(Key);
     if (It == State.Results.end() || State.Failed[Key]) {
+      // A file clang never started compiling (a .pch, an object file) may
+      // otherwise end with exit code 1 and nothing said.
+      if (!State.Started[Key])
+        error("'" + S + "' was not compiled as C++ source; asyncshift reads C++ source files");
       AnyFailed = true;
       continue;
     }

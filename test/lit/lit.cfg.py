@@ -26,6 +26,8 @@ if os.path.exists(config.pch_header + ".gch"):
     gxx_pch = "-include %s -Winvalid-pch" % config.pch_header
 if os.path.exists(os.path.join(config.pch_dir, "asyncshift_all.pch")):
     clang_pch = "-include-pch %s" % os.path.join(config.pch_dir, "asyncshift_all.pch")
+# The bare clang++ driver, for tests that need a compiler output (a PCH).
+config.substitutions.append(("%clang_driver", config.clangxx))
 config.substitutions.append(("%gxx", "%s %s %s %s -fsyntax-only -x c++" % (config.gxx, flags, warn, gxx_pch)))
 config.substitutions.append(("%clangxx", "%s %s %s %s -fsyntax-only -x c++" % (config.clangxx, flags, warn, clang_pch)))
 
