@@ -34,6 +34,22 @@ bool mentions(const Stmt *S, const VarDecl *V) {
   return false;
 }
 
+/// Whether the edges Clang pruned at the end of \p B stay pruned: the branch
+/// tests a constant as written, or is a switch (whose pruned default is what
+/// says that every enumerator has its case).
+bool keepsPruning(const CFGBlock *B) {
+  const Stmt *T = B->getTerminatorStmt();
+  if (const auto *If = dyn_cast_or_null<IfStmt>(T); If && If->isConstexpr())
+    return true;
+  if (isa_and_nonnull<SwitchStmt>(T))
+    return true;
+  const auto *Cond = dyn_cast_or_null<Expr>(B->getTerminatorCondition());
+  if (!Cond)
+    return true; // `for (;;)`, or no branch at all
+  const Expr *E = Cond->IgnoreParenImpCasts();
+  return isa<CXXBoolLiteralExpr, IntegerLiteral, CXXNullPtrLiteralExpr>(E);
+}
+
 bool isThrow(const Stmt *S) {
   const auto *E = dyn_cast<Expr>(S);
   return E && isa<CXXThrowExpr>(E->IgnoreImplicit());
@@ -110,9 +126,14 @@ const PreparedWalk &PathAnalyzer::prepare(const FunctionModel &M, const Callable
   P.Actions.resize(N);
   P.Atoms.resize(N);
   P.Blocks.resize(N);
+  P.Next.resize(N);
   for (const CFGBlock *B : *P.Graph) {
     unsigned Id = B->getBlockID();
     P.Blocks[Id] = B;
+    bool KeepPruned = keepsPruning(B);
+    for (const CFGBlock::AdjacentBlock &Succ : B->succs())
+      P.Next[Id].push_back(Succ.getReachableBlock() || KeepPruned ? Succ.getReachableBlock()
+                                                                   : Succ.getPossiblyUnreachableBlock());
     std::vector<Action> &Out = P.Actions[Id];
     for (const CFGElement &E : *B) {
       auto CS = E.getAs<CFGStmt>();

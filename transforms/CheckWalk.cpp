@@ -139,10 +139,9 @@ void Walk::step(unsigned NI) {
 
   const CFGBlock *B = P.Blocks[S.Block];
   const std::optional<Atom> &A = P.Atoms[S.Block];
-  unsigned Index = 0;
-  for (const auto &Succ : B->succs()) {
-    unsigned I = Index++;
-    const CFGBlock *Next = Succ.getReachableBlock();
+  const std::vector<const CFGBlock *> &Succs = P.Next[S.Block];
+  for (unsigned I = 0; I < Succs.size(); ++I) {
+    const CFGBlock *Next = Succs[I];
     if (!Next || skipsLoop(B, S, I))
       continue;
     State T = S;
@@ -223,14 +222,12 @@ void Walk::atExit(unsigned NI, const State &S) {
 // ---- Notes ----------------------------------------------------------------------------
 
 std::optional<FindingNote> Walk::decisionNote(const CFGBlock *B, unsigned SuccIndex) const {
-  unsigned Reachable = 0;
-  for (const auto &S : B->succs())
-    if (S.getReachableBlock())
-      ++Reachable;
+  const std::vector<const CFGBlock *> &Succs = P.Next[B->getBlockID()];
+  unsigned Reachable = llvm::count_if(Succs, [](const CFGBlock *Next) { return Next != nullptr; });
   const Stmt *T = B->getTerminatorStmt();
   if (Reachable < 2 || !T)
     return std::nullopt;
-  const CFGBlock *Target = (B->succ_begin() + SuccIndex)->getReachableBlock();
+  const CFGBlock *Target = Succs[SuccIndex];
   if (const auto *Switch = dyn_cast<SwitchStmt>(T)) {
     const Stmt *Label = Target ? Target->getLabel() : nullptr;
     if (const auto *Case = dyn_cast_or_null<CaseStmt>(Label))

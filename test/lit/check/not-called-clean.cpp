@@ -5,6 +5,7 @@
 
 #include <cstdlib>
 #include <functional>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -90,4 +91,37 @@ void validate_all(std::vector<int> keys, asyncshift::callback<> done) {
 void fire_and_forget(asyncshift::callback<> done) {
   flush([](asyncshift::error) {});
   done({});
+}
+
+// The counter idiom (SPEC pattern 6) under a branch Clang can evaluate but the
+// source does not spell as a constant: its arm is still walked, so the
+// lambda's `if (*failed) return;` is seen as a join. (Found by the fuzzer:
+// Clang's CFG prunes the arm and the lambda was judged alone.)
+void counter_under_constant(asyncshift::callback<std::vector<int>> done) {
+  const int base = 44;
+  if (base % 5 == 0) {
+    const std::size_t count = 3;
+    auto pending = std::make_shared<std::size_t>(count);
+    auto failed = std::make_shared<bool>(false);
+    auto results = std::make_shared<std::vector<int>>(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      read_int(int(i), [=](asyncshift::error err, int v) {
+        if (*failed)
+          return;
+        if (err) {
+          *failed = true;
+          return done(err);
+        }
+        (*results)[i] = v;
+        if (--*pending == 0)
+          done({}, *results);
+      });
+    }
+  } else {
+    read_int(0, [=](asyncshift::error err, int v) {
+      if (err)
+        return done(err);
+      done({}, {v});
+    });
+  }
 }
