@@ -1,6 +1,6 @@
 // Shapes the program generator (test/fuzz) found the rewriter getting wrong,
 // each reduced to one function, in callback style. The entry runs shape
-// k % 16 for execution k; every style's trace digest must equal this file's,
+// k % 17 for execution k; every style's trace digest must equal this file's,
 // with and without injected failures.
 #include <asyncshift/bench.hpp>
 
@@ -291,11 +291,67 @@ void branches_only_fail(std::int64_t seed, callback<> done) {
       done);
 }
 
+/// A named continuation joined inside an `if` arm of a series step, its body
+/// joining a second one: in chain styles the arm yields what the join's body
+/// yields (the step's nothing), not the join's parameter type (fuzz seed 1
+/// program 329: did not compile).
+void join_in_step_arm_of(std::int64_t seed, callback<std::int64_t> done) {
+  asyncshift::each_series(
+      1 + static_cast<std::size_t>(seed % 3),
+      [=](std::size_t s, callback<> step) {
+        const auto si = static_cast<std::int64_t>(s);
+        if ((seed + si) % 4 != 0) {
+          const std::int64_t base = (seed * 7 + si) % 1000;
+          auto first = [=](error err, std::int64_t j) {
+            if (err) return step(err);
+            if ((j + si) % 3 != 1) {
+              const std::int64_t mid = (j * 3 + base) % 1000;
+              auto second = [=](error err, std::int64_t got) { // a named, unused value matters
+                if (err) return step(err);
+                step({});
+              };
+              if ((seed + j) % 2 == 0) {
+                second({}, j);
+              } else {
+                return fake::io("jsa.inner", mid, [=](error err, std::int64_t w) { second(err, w + 1); });
+              }
+            } else {
+              return step({});
+            }
+          };
+          if (seed % 2 == 1) {
+            fake::io("jsa.odd", base, [=](error err, std::int64_t w) { first(err, w + 1); });
+          } else {
+            const std::int64_t other = base + 2;
+            fake::io("jsa.even", other, [=](error err, std::int64_t w) {
+              if (err) return first(err, 0);
+              first({}, w + 2);
+            });
+          }
+          return;
+        }
+        return step({});
+      },
+      [=](error err) {
+        if (err) {
+          fake::io("jsa.undo", seed, [](error, std::int64_t) {});
+          return done(err);
+        }
+        done({}, seed % 7);
+      });
+}
+void join_in_step_arm(std::int64_t seed, callback<> done) {
+  join_in_step_arm_of(seed, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    fake::io("jsa.done", v, [=](error err, std::int64_t) { done(err); });
+  });
+}
+
 } // namespace
 
 void fuzz_regressions(std::uint64_t k, callback<> done) {
-  const auto seed = static_cast<std::int64_t>(k / 16);
-  const auto which = k % 16;
+  const auto seed = static_cast<std::int64_t>(k / 17);
+  const auto which = k % 17;
   if (which == 0) return series_in_series(seed, done);
   if (which == 1) return loop_in_series(seed, done);
   if (which == 2) return value_for_counter(seed, done);
@@ -311,6 +367,7 @@ void fuzz_regressions(std::uint64_t k, callback<> done) {
   if (which == 13) return fanout_sync_failures(seed, done);
   if (which == 14) return ignores_sync_failure(seed, done);
   if (which == 15) return branches_only_fail(seed, done);
+  if (which == 16) return join_in_step_arm(seed, done);
   join_in_arm(seed, done);
 }
 
