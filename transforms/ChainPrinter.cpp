@@ -126,7 +126,8 @@ private:
   std::string statePrefix(unsigned Scope);
 
   void scanExits(const std::vector<const Node *> &Nodes, Exits &E) const;
-  std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known, unsigned Depth = 0) const;
+  std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const;
+  std::string scanOutType(const std::vector<const Node *> &Nodes, bool &Known, bool &SawFailure, unsigned Depth) const;
 
   std::string text(const Text &T);
   std::string capture() const { return F.IsMember ? "[=, this]" : "[=]"; }
@@ -633,12 +634,32 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
 
 /// The type a step's value exits produce: the function's result for
 /// completions, a join's parameter type for jumps.
-std::string ChainLowering::outTypeOf(const std::vector<const Node *> &Nodes, bool &Known, unsigned Depth) const {
+std::string ChainLowering::outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const {
+  bool SawFailure = false;
+  std::string T = scanOutType(Nodes, Known, SawFailure, 0);
+  if (!Known && SawFailure) {
+    Known = true; // every exit fails: the step still has to be typed
+    return ResultType;
+  }
+  return T;
+}
+
+/// outTypeOf's walk. A failure (`done(err)`) does not say what the step yields
+/// (an arm may fail before jumping to a join that takes a value): it only
+/// counts when no exit says more.
+std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, bool &Known, bool &SawFailure,
+                                       unsigned Depth) const {
   for (const Node *N : Nodes) {
     switch (N->Kind) {
-    case NodeKind::Complete:
+    case NodeKind::Complete: {
+      const auto &C = static_cast<const CompleteNode &>(*N);
+      if (!C.Err.IsSuccess && !C.HasValue) {
+        SawFailure = true;
+        continue;
+      }
       Known = true;
       return ResultType;
+    }
     case NodeKind::Jump: {
       const ContDefNode &J = *F.Conts[static_cast<const JumpNode &>(*N).Target];
       Known = true;
@@ -652,20 +673,31 @@ std::string ChainLowering::outTypeOf(const std::vector<const Node *> &Nodes, boo
         for (const auto &[Id, J] : Plan.Joins)
           if (J.Sites.size() >= 2 && joinsAfter(I, Id, J.Sites.size())) {
             const auto &Body = J.Leading.K == ErrorHandling::Kind::Propagate ? J.Leading.Rest : nodesOf(F.Conts[Id]->Cont.Body);
-            std::string T = outTypeOf(Body, Known, Depth + 1);
+            std::string T = scanOutType(Body, Known, SawFailure, Depth + 1);
             if (Known)
               return T;
           }
       }
-      std::string T = outTypeOf(nodesOf(I.Then), Known, Depth + 1);
+      std::string T = scanOutType(nodesOf(I.Then), Known, SawFailure, Depth + 1);
       if (Known)
         return T;
-      T = outTypeOf(nodesOf(I.Else), Known, Depth + 1);
+      T = scanOutType(nodesOf(I.Else), Known, SawFailure, Depth + 1);
       if (Known)
         return T;
       break;
     }
-    case NodeKind::AsyncCall:
+    case NodeKind::AsyncCall: {
+      // A step ends at its first call (what follows is the next step's), but
+      // an arm's chain nested in the step yields what the chain ends with.
+      if (Depth == 0)
+        return "";
+      const auto &A = static_cast<const AsyncCallNode &>(*N);
+      if (A.Handler == AsyncCallNode::HandlerKind::Forward) {
+        Known = true;
+        return ResultType;
+      }
+      return scanOutType(nodesOf(A.Cont.Body), Known, SawFailure, Depth + 1);
+    }
     case NodeKind::Loop:
     case NodeKind::Recur:
       return "";
