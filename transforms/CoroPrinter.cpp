@@ -666,7 +666,10 @@ std::string CoroLowering::lowerNested(const Block &Body, const std::string &Resu
     List.pop_back();
   if (WholeBody && !isCoroutine(List)) {
     CoStmt Ret;
-    Ret.Text = "co_return; // a coroutine: fails its task, not its caller";
+    // `co_return;` cannot end a task<T>, and `co_return T{}` needs a T it may
+    // not be able to make: an await that never suspends makes it a coroutine.
+    Ret.Text = ResultType.empty() ? "co_return; // a coroutine: fails its task, not its caller"
+                                  : "co_await std::suspend_never{}; // a coroutine: fails its task, not its caller";
     List.push_back(std::move(Ret));
   }
   // The last step statement's `continue;` says nothing.
