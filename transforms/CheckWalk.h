@@ -53,8 +53,8 @@ struct PreparedWalk {
   /// (nullptr: nowhere). Clang prunes every edge whose condition it can
   /// evaluate; the walk keeps only the prunings the source spells as a
   /// constant (`while (true)`, `if (0)`, `if constexpr`) and those of a switch
-  /// (an enum fully covered), so that code under
-  /// `if (n % 5 == 0)` with a constant n is still walked, as it is rewritten.
+  /// (an enum fully covered), so that code under `if (n % 5 == 0)` with a
+  /// constant n is still walked, as it is rewritten.
   std::vector<std::vector<const clang::CFGBlock *>> Next;
   llvm::DenseMap<const clang::VarDecl *, unsigned> AtomBits;
   /// The bit of the error parameter, when it is a condition the walk remembers.

@@ -668,8 +668,8 @@ std::string CoroLowering::lowerNested(const Block &Body, const std::string &Resu
     CoStmt Ret;
     // `co_return;` cannot end a task<T>, and `co_return T{}` needs a T it may
     // not be able to make: an await that never suspends makes it a coroutine.
-    Ret.Text = ResultType.empty() ? "co_return; // a coroutine: fails its task, not its caller"
-                                  : "co_await std::suspend_never{}; // a coroutine: fails its task, not its caller";
+    Ret.Text = std::string(ResultType.empty() ? "co_return;" : "co_await std::suspend_never{};") +
+               " // a coroutine: fails its task, not its caller";
     List.push_back(std::move(Ret));
   }
   // The last step statement's `continue;` says nothing.
