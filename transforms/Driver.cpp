@@ -58,7 +58,7 @@ for that file.
 cl::opt<std::string> StyleOpt("style", cl::desc("Output style: promise, future, coro or coro-values"), cl::value_desc("style"),
                               cl::cat(Category));
 cl::opt<bool> CheckOpt("check", cl::desc("Only analyse: report callback bugs, write nothing"), cl::cat(Category));
-cl::opt<std::string> OutputOpt("o", cl::desc("Write the rewritten file to <file> (one input file)"),
+cl::opt<std::string> OutputOpt("o", cl::desc("Write the rewritten file to <file> (one input file; - is stdout)"),
                                cl::value_desc("file"), cl::cat(Category));
 cl::opt<std::string> OutDirOpt("out-dir", cl::desc("Write DIR/<stem>.<style><ext> for each input file"),
                                cl::value_desc("dir"), cl::cat(Category));
@@ -294,6 +294,10 @@ int asyncshiftMain(int Argc, const char **Argv) {
     error("--depfile needs one input file and -o or --out-dir");
     return 1;
   }
+  if (!DepFileOpt.empty() && OutputOpt == "-") {
+    error("--depfile needs an output file to name; -o - writes to stdout");
+    return 1;
+  }
   for (const std::string &S : Sources)
     if (!llvm::sys::fs::is_regular_file(S)) {
       error(llvm::sys::fs::exists(S) ? "'" + S + "' is not a regular file" : "no such file: '" + S + "'");
@@ -330,7 +334,7 @@ int asyncshiftMain(int Argc, const char **Argv) {
     if (CheckOpt)
       continue;
     std::string Target;
-    if (!OutputOpt.empty()) {
+    if (!OutputOpt.empty() && OutputOpt != "-") {
       Target = OutputOpt;
     } else if (!OutDirOpt.empty()) {
       llvm::SmallString<256> P(OutDirOpt);
