@@ -116,6 +116,20 @@ bool isContinuationShaped(const LambdaExpr *L) {
   return isErrorType(Call->getParamDecl(0)->getType());
 }
 
+bool isGenericContinuation(const LambdaExpr *L) {
+  if (!L || !L->isGenericLambda())
+    return false;
+  const FunctionTemplateDecl *Template = L->getDependentCallOperator();
+  if (!Template)
+    return false;
+  for (const FunctionDecl *Spec : Template->specializations()) {
+    unsigned N = Spec->getNumParams();
+    if (N >= 1 && N <= 2 && isErrorType(Spec->getParamDecl(0)->getType()))
+      return true;
+  }
+  return false;
+}
+
 CallArgs callArguments(const CallExpr *C) {
   CallArgs Result;
   Result.Callee = C->getDirectCallee();

@@ -38,6 +38,11 @@ const clang::Expr *stripArgument(const clang::Expr *E);
 /// one value parameter: the shape of a continuation.
 bool isContinuationShaped(const clang::LambdaExpr *L);
 
+/// A generic lambda (`auto` parameters) that Clang instantiated with a
+/// continuation's parameters, as converting it to callback<T...> does. The
+/// rewriter reads typed continuations only and refuses these.
+bool isGenericContinuation(const clang::LambdaExpr *L);
+
 /// A variable holding a lambda of continuation shape (a named continuation
 /// or a copy of one).
 bool isContinuationVar(const clang::VarDecl *V);

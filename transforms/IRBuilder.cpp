@@ -71,6 +71,7 @@ private:
 
   // Building.
   bool mentionsAsync(const Stmt *S) const;
+  void refuseGenericContinuation(const LambdaExpr *L);
   void buildBlock(const Stmt *S, Block &Out);
   void buildStmt(const Stmt *S, Block &Out);
   bool buildCall(const Expr *E, bool IsReturn, Block &Out);
@@ -322,6 +323,15 @@ bool Builder::mentionsAsync(const Stmt *S) const {
   return Finder.Found;
 }
 
+void Builder::refuseGenericContinuation(const LambdaExpr *L) {
+  // Its body is a template: types the printers need (of the value, of what
+  // the body computes) are only known per instantiation.
+  SourceLocation Begin = L->getBeginLoc();
+  refuse(ids::GenericContinuation, Begin, SourceRange(Begin, Begin),
+         "continuation is a generic lambda ('auto' parameters); write its parameter types, "
+         "as in (asyncshift::error err, T value), to convert it");
+}
+
 void Builder::buildBlock(const Stmt *S, Block &Out) {
   const auto *CS = dyn_cast<CompoundStmt>(S);
   if (!CS)
@@ -452,7 +462,9 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
     if (DS->isSingleDecl())
       if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()))
         if (const Expr *Init = VD->getInit())
-          if (const auto *L = dyn_cast<LambdaExpr>(stripArgument(Init)); L && isContinuationShaped(L) && mentionsAsync(L)) {
+          if (const auto *L = dyn_cast<LambdaExpr>(stripArgument(Init)); L && isGenericContinuation(L) && mentionsAsync(L))
+            return refuseGenericContinuation(L);
+          else if (L && isContinuationShaped(L) && mentionsAsync(L)) {
             const CXXRecordDecl *RD = VD->getType()->getAsCXXRecordDecl();
             if (!RD || !RD->isLambda())
               return refuse(ids::UnsupportedContinuation, S,
@@ -1087,6 +1099,10 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
            "'" + LastVar->getNameAsString() + "' belongs to the enclosing function, not to this branch; cannot convert");
     return true;
   }
+  if (Lambda && isGenericContinuation(Lambda) && mentionsAsync(Lambda)) {
+    refuseGenericContinuation(Lambda);
+    return true;
+  }
   if (IsContinuation && !mentionsAsync(Lambda))
     return false; // detached (fire-and-forget): a plain statement
   if (!IsContinuation && !IsForward && !IsNamed) {
@@ -1410,12 +1426,15 @@ bool isAsyncFunction(const FunctionDecl *FD) {
       if (A.Args.empty())
         return true;
       const Expr *Last = stripArgument(A.Args.back());
-      if (const auto *L = dyn_cast<LambdaExpr>(Last); L && isContinuationShaped(L)) {
+      // Generic continuations count too, so that they are refused rather
+      // than left unconverted without a word.
+      if (const auto *L = dyn_cast<LambdaExpr>(Last); L && (isContinuationShaped(L) || isGenericContinuation(L))) {
         Found = true;
         return false;
       }
       if (const VarDecl *V = referencedVar(Last)) {
-        if (V == Handler || isContinuationVar(V)) {
+        const auto *Init = V->getInit() ? dyn_cast<LambdaExpr>(stripArgument(V->getInit())) : nullptr;
+        if (V == Handler || isContinuationVar(V) || isGenericContinuation(Init)) {
           Found = true;
           return false;
         }
