@@ -33,6 +33,7 @@ inline constexpr const char *MovedContinuation = "asyncshift-moved-continuation"
 inline constexpr const char *Goto = "asyncshift-goto";
 inline constexpr const char *Macro = "asyncshift-macro";
 inline constexpr const char *MutableContinuation = "asyncshift-mutable-continuation";
+inline constexpr const char *InitCapture = "asyncshift-init-capture";
 inline constexpr const char *ReferenceCapture = "asyncshift-reference-capture";
 inline constexpr const char *ReferenceParameter = "asyncshift-reference-parameter";
 inline constexpr const char *TemplateFunction = "asyncshift-template-function";

@@ -71,6 +71,7 @@ private:
 
   // Building.
   bool mentionsAsync(const Stmt *S) const;
+  bool checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNotByRef);
   void refuseGenericContinuation(const LambdaExpr *L);
   void buildBlock(const Stmt *S, Block &Out);
   void buildStmt(const Stmt *S, Block &Out);
@@ -683,19 +684,8 @@ ErrorArg Builder::errorArg(const Expr *E) {
 }
 
 bool Builder::buildContinuation(const LambdaExpr *L, Continuation &C) {
-  if (L->isMutable()) {
-    refuse(ids::MutableContinuation, L->getBeginLoc(), L->getIntroducerRange(),
-           "'mutable' continuation; cannot convert (its captured copies would become shared variables)");
+  if (!checkCaptures(L, "continuation", "capture by value, as the continuation runs after this scope ends"))
     return false;
-  }
-  for (const LambdaCapture &Cap : L->captures())
-    if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef) {
-      SourceLocation At = Cap.isImplicit() ? L->getCaptureDefaultLoc() : Cap.getLocation();
-      refuse(ids::ReferenceCapture, At, SourceRange(At, At),
-             "continuation captures '" + Cap.getCapturedVar()->getNameAsString() +
-                 "' by reference; cannot convert (capture by value, as the continuation runs after this scope ends)");
-      return false;
-    }
   const CXXMethodDecl *Call = L->getCallOperator();
   const ParmVarDecl *ErrParam = Call->getParamDecl(0);
   if (ErrParam->getIdentifier())
@@ -709,6 +699,46 @@ bool Builder::buildContinuation(const LambdaExpr *L, Continuation &C) {
     }
   }
   buildBlock(L->getBody(), C.Body);
+  return true;
+}
+
+/// The capture list of a continuation or a branch lambda (\p What). Copies,
+/// implicit (`[=]`) or named (`[done, k]`), become the variables themselves
+/// once the code is flattened; `mutable`, references and init-captures
+/// (`[n = k * 2]`, whose names would be left undeclared) are refused.
+bool Builder::checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNotByRef) {
+  if (L->isMutable()) {
+    refuse(ids::MutableContinuation, L->getBeginLoc(), L->getIntroducerRange(),
+           "'mutable' " + std::string(What == "branch" ? "branch lambda" : What) +
+               "; cannot convert (its captured copies would become shared variables)");
+    return false;
+  }
+  for (auto [Cap, Init] : llvm::zip(L->captures(), L->capture_inits())) {
+    if (!Cap.capturesVariable())
+      continue;
+    const auto *Captured = dyn_cast<VarDecl>(Cap.getCapturedVar());
+    if (Captured && Captured->isInitCapture()) {
+      SourceLocation At = Cap.getLocation();
+      refuse(ids::InitCapture, At, SourceRange(At, At),
+             What.str() + " init-captures '" + Captured->getNameAsString() +
+                 "'; cannot convert (flattened code has no capture list: declare it before the call, or capture a "
+                 "variable by copy)");
+      return false;
+    }
+    if (Cap.getCaptureKind() == LCK_ByRef) {
+      SourceLocation At = Cap.isImplicit() ? L->getCaptureDefaultLoc() : Cap.getLocation();
+      refuse(ids::ReferenceCapture, At, SourceRange(At, At),
+             What.str() + " captures '" + Cap.getCapturedVar()->getNameAsString() + "' by reference; cannot convert (" +
+                 WhyNotByRef.str() + ")");
+      return false;
+    }
+    // `[done]` names the handler in the capture list: a copy, not a use.
+    if (!Cap.isImplicit() && Init) {
+      AsyncRefCollector Refs(*this);
+      Refs.TraverseStmt(const_cast<Expr *>(Init));
+      Accounted.insert(Refs.Found.begin(), Refs.Found.end());
+    }
+  }
   return true;
 }
 
@@ -941,19 +971,8 @@ bool Builder::buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Exp
   const CXXMethodDecl *Op = L->getCallOperator();
   if (L->isGenericLambda() || Op->getNumParams() != 2 || !asCallbackType(Op->getParamDecl(1)->getType()))
     return true; // not the documented shape: the call stays a plain leaf call
-  if (L->isMutable()) {
-    refuse(ids::MutableContinuation, L->getBeginLoc(), L->getIntroducerRange(),
-           "'mutable' branch lambda; cannot convert (its captured copies would become shared variables)");
+  if (!checkCaptures(L, "branch", "branches may outlive this scope: capture by value"))
     return false;
-  }
-  for (const LambdaCapture &Cap : L->captures())
-    if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef) {
-      SourceLocation At = Cap.isImplicit() ? L->getCaptureDefaultLoc() : Cap.getLocation();
-      refuse(ids::ReferenceCapture, At, SourceRange(At, At),
-             "branch captures '" + Cap.getCapturedVar()->getNameAsString() +
-                 "' by reference; cannot convert (branches may outlive this scope: capture by value)");
-      return false;
-    }
   auto Comb = std::make_unique<Combinator>();
   Comb->K = K;
   Comb->Where.Raw = L->getBeginLoc().getRawEncoding();
