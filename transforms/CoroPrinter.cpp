@@ -921,9 +921,11 @@ void CoroLowering::group(CoList &L) {
     CoStmt Try;
     Try.K = CoStmt::Kind::Try;
     Try.CleanupLines = S.CleanupLines;
-    Try.IsCoAwait = true;
     for (std::size_t J = I; J <= Last; ++J)
       Try.Body.push_back(std::move(L[J]));
+    // A series whose steps never wait leaves a try without an await: the
+    // body must still be made a coroutine (lowerNested), so say so.
+    Try.IsCoAwait = hasCoAwait(Try.Body);
     L.erase(L.begin() + static_cast<long>(I) + 1, L.begin() + static_cast<long>(Last) + 1);
     L[I] = std::move(Try);
   }

@@ -42,4 +42,36 @@ void branches_fail(std::size_t n, asyncshift::callback<std::vector<int>> done) {
 // CORO-LABEL: branches_fail(std::size_t n) {
 // CORO: [=](std::size_t i) -> asyncshift::task<int> {
 // CORO: throw asyncshift::error_exception(
-// CORO: co_await std::suspend_never{}; // a coroutine: fails its task, not its caller
+// CORO-NEXT: asyncshift::error("branch " + std::to_string(i)));
+// CORO-NEXT: co_await std::suspend_never{}; // a coroutine: fails its task, not its
+
+// The steps of the series never wait, so its loop (in a try, for the
+// cleanup) holds no await: the branch is still made a coroutine (fuzz seed 1
+// program 43, whose parallel then completed with the failure thrown out of
+// when_all's call instead of settled).
+void series_then_fail(std::size_t n, asyncshift::callback<std::vector<int>> done) {
+  asyncshift::parallel<int>(
+      n,
+      [=](std::size_t i, asyncshift::callback<int> got) {
+        asyncshift::each_series(
+            i,
+            [=](std::size_t s, asyncshift::callback<> step) {
+              log_line("step");
+              step({});
+            },
+            [=](asyncshift::error err) {
+              if (err) {
+                log_line("cleanup");
+                return got(err);
+              }
+              return got(asyncshift::error("after the series"));
+            });
+      },
+      done);
+}
+// CORO-LABEL: series_then_fail(std::size_t n) {
+// CORO: [=](std::size_t i) -> asyncshift::task<int> {
+// CORO: } catch (const asyncshift::error_exception &) {
+// CORO: throw asyncshift::error_exception(
+// CORO-NEXT: asyncshift::error("after the series"));
+// CORO-NEXT: co_await std::suspend_never{}; // a coroutine: fails its task, not its
