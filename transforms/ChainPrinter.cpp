@@ -391,6 +391,17 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
   std::vector<const SyncNode *> Cleanup = H.Cleanup;
   Step Next;
   Next.Nodes = H.Rest;
+  // A cleanup that reads the value (default-made on failure) cannot run in a
+  // tap_error, where that name is unbound or an outer variable's: settle and
+  // run the continuation's own check, as the coroutine printer does.
+  if (M == Mode::Propagate && Cont.Value != NoVar)
+    for (const SyncNode *S : Cleanup)
+      if (S->Code.references(Cont.Value)) {
+        M = Mode::Value;
+        Cleanup.clear();
+        Next.Nodes = nodesOf(Cont.Body);
+        break;
+      }
   std::string Head = promiseOf(A);
   if (M == Mode::Propagate && !Cleanup.empty()) {
     std::string Body;
