@@ -711,7 +711,13 @@ std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, b
     }
     case NodeKind::Loop:
     case NodeKind::Recur:
-      return "";
+      // A recursive-lambda loop (and each of its iterations) is a chain
+      // typed as the function's result (lowerLoop): nested in an arm, the
+      // arm yields that (fuzz seed 1 program 818).
+      if (Depth == 0)
+        return "";
+      Known = true;
+      return ResultType;
     default:
       break;
     }
