@@ -324,6 +324,8 @@ def main():
     if args.pch_share > 0 and not pch:
         print("mutate: no clang++-19 to precompile the mini header; every input parses it")
 
+    retry_lock = threading.Lock()
+
     def one(i):
         rng = random.Random("%d:%d" % (args.seed, i))
         name, text = rng.choice(seeds)
@@ -347,9 +349,18 @@ def main():
             hung = False
         except subprocess.TimeoutExpired as e:
             code, err, hung = None, (e.stderr or b"").decode(errors="replace"), True
+        if hung:
+            # On a loaded machine a slow parse is not a hang: run it again,
+            # one retry at a time, with four times the time.
+            with retry_lock:
+                try:
+                    p = subprocess.run([args.tool] + argv, capture_output=True, timeout=4 * args.timeout, cwd=tmp)
+                    code, err, hung = p.returncode, p.stderr.decode(errors="replace"), False
+                except subprocess.TimeoutExpired as e:
+                    err = (e.stderr or b"").decode(errors="replace")
         problems = []
         if hung:
-            problems.append("no answer in %g s" % args.timeout)
+            problems.append("no answer in %g s, nor in %g s alone" % (args.timeout, 4 * args.timeout))
         elif code < 0:
             try:
                 problems.append("killed by %s" % signal.Signals(-code).name)
