@@ -150,6 +150,7 @@ private:
   void lowerForward(const AsyncCallNode &A, CoList &Out, const Ctx &C);
   void lowerComplete(const CompleteNode &N, CoList &Out, const Ctx &C);
   void lowerJump(const JumpNode &J, CoList &Out, const Ctx &C);
+  void keepJoinCheckInSeries(unsigned Target, const Ctx &C);
   void lowerIf(const IfNode &I, CoList &Out, const Ctx &C);
   void lowerJoinBody(unsigned Target, CoList &Out, const Ctx &C);
   void declareJoinVars(unsigned Target, CoList &Out);
@@ -560,6 +561,7 @@ void CoroLowering::lowerJump(const JumpNode &N, CoList &OutList, const Ctx &C) {
     }
     // The only call: the continuation's body simply follows, its parameters
     // initialised from the arguments.
+    keepJoinCheckInSeries(N.Target, C);
     S.Anchored = true;
     if (S.ErrorAsValue && J.Cont.Err != NoVar) {
       CoStmt St;
@@ -597,6 +599,16 @@ void CoroLowering::lowerJump(const JumpNode &N, CoList &OutList, const Ctx &C) {
   }
 }
 
+/// In a series step that keeps its error (SeriesBreak), a call reaching a
+/// join does not throw on failure: it hands the error on. The join then
+/// receives it as a value and keeps its own check, which ends the step
+/// (fuzz seed 1 program 923, where the check was dropped).
+void CoroLowering::keepJoinCheckInSeries(unsigned Target, const Ctx &C) {
+  JoinState &S = Joins[Target];
+  if (!Values && C.ExitKind == Ctx::Exit::SeriesBreak && S.Leading.K == ErrorHandling::Kind::Propagate)
+    S.ErrorAsValue = true;
+}
+
 void CoroLowering::lowerJoinBody(unsigned Target, CoList &OutList, const Ctx &C) {
   const ContDefNode &J = *F.Conts[Target];
   const JoinState &S = Joins[Target];
@@ -620,6 +632,7 @@ void CoroLowering::lowerIf(const IfNode &I, CoList &OutList, const Ctx &C) {
     return;
   }
   for (unsigned Id : Anchored) {
+    keepJoinCheckInSeries(Id, C);
     declareJoinVars(Id, OutList);
     Joins[Id].Anchored = true;
   }
