@@ -1,6 +1,6 @@
 // Shapes the program generator (test/fuzz) found the rewriter getting wrong,
 // each reduced to one function, in callback style. The entry runs shape
-// k % 18 for execution k; every style's trace digest must equal this file's,
+// k % 22 for execution k; every style's trace digest must equal this file's,
 // with and without injected failures.
 #include <asyncshift/bench.hpp>
 
@@ -389,11 +389,119 @@ void join_then_call_in_branch(std::int64_t seed, callback<> done) {
       });
 }
 
+/// A parallel branch made of a series whose steps never wait, with a cleanup
+/// on failure, then a failure; the join ignores the error. The branch must be
+/// a coroutine whose task fails, not a function throwing out of when_all's
+/// call (coro; fuzz seed 1 program 43).
+void series_then_fail_in_branch(std::int64_t seed, callback<> done) {
+  asyncshift::parallel<std::int64_t>(
+      1 + static_cast<std::size_t>(seed % 3),
+      [=](std::size_t b, callback<std::int64_t> got) {
+        fake::io("stfb.start", seed + static_cast<std::int64_t>(b), [](error, std::int64_t) {});
+        asyncshift::each_series(
+            static_cast<std::size_t>(seed % 2),
+            [=](std::size_t s, callback<> step) {
+              std::int64_t unused = seed + static_cast<std::int64_t>(s);
+              (void)unused;
+              step({});
+            },
+            [=](error err) {
+              if (err) {
+                fake::io("stfb.cleanup", seed, [](error) {});
+                return got(err);
+              }
+              return got(error("stfb failure"));
+            });
+      },
+      [=](error, std::vector<std::int64_t> values) {
+        fake::io("stfb.after", seed + static_cast<std::int64_t>(values.size()), [](error, std::int64_t) {});
+        done({});
+      });
+}
+
+/// A cleanup reading the failed call's value, whose name shadows an outer
+/// continuation's: on failure it reads the default-made value (promise and
+/// future read the outer one; fuzz seed 1 program 78).
+void cleanup_reads_value(std::int64_t seed, callback<> done) {
+  fake::io("crv.a", seed % 1000, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    fake::io("crv.b", (v + 7) % 1000, [=](error err, std::int64_t v) {
+      if (err) {
+        fake::io("crv.cleanup", (v % 1000) + 1, [](error, std::int64_t) {});
+        return done(err);
+      }
+      fake::io("crv.c", v % 1000, [=](error err, std::int64_t) { done(err); });
+    });
+  });
+}
+
+/// A recursive-lambda loop ending the body of a named continuation joined
+/// inside an arm (promise/future: the arm was typed by the join's parameter
+/// and did not compile; fuzz seed 1 program 818).
+void loop_in_joined_arm(std::int64_t seed, callback<> done) {
+  fake::io("lija.a", seed % 1000, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    if (seed % 3 != 0) {
+      auto next = [=](error err, std::int64_t n) {
+        if (err) return done(err);
+        auto step = [=](auto &self, std::int64_t i) -> void {
+          if (i == n) return done({});
+          fake::io("lija.loop", (v + i) % 1000, [=](error err, std::int64_t) {
+            if (err) return done(err);
+            self(self, i + 1);
+          });
+        };
+        step(step, 0);
+      };
+      if (seed % 2 == 0) {
+        fake::io("lija.b", 2, [=](error err, std::int64_t) { next(err, 1 + seed % 2); });
+      } else {
+        fake::io("lija.c", 3, [=](error err, std::int64_t) { next(err, 2); });
+      }
+      return;
+    }
+    done({});
+  });
+}
+
+/// A named continuation passed as a handler inside a step of a series that
+/// keeps its error (nested in another's step): the join must see the failure
+/// and end the step with it, cleanup first (coro; fuzz seed 1 programs 923,
+/// 924).
+void join_in_series_step(std::int64_t seed, callback<> done) {
+  asyncshift::each_series(
+      2,
+      [=](std::size_t i, callback<> step) {
+        asyncshift::each_series(
+            2,
+            [=](std::size_t s, callback<> step) {
+              auto next = [=](error err, std::int64_t v) {
+                if (err) {
+                  fake::io("jiss.cleanup", seed, [](error, std::int64_t) {});
+                  return step(err);
+                }
+                fake::io("jiss.after", v % 1000, [](error, std::int64_t) {});
+                step({});
+              };
+              if ((seed + static_cast<std::int64_t>(i + s)) % 3 != 0) {
+                fake::io("jiss.op", seed + static_cast<std::int64_t>(s), next);
+              } else {
+                next({}, seed);
+              }
+            },
+            step);
+      },
+      [=](error err) {
+        fake::io("jiss.done", seed, [](error, std::int64_t) {});
+        done(err);
+      });
+}
+
 } // namespace
 
 void fuzz_regressions(std::uint64_t k, callback<> done) {
-  const auto seed = static_cast<std::int64_t>(k / 18);
-  const auto which = k % 18;
+  const auto seed = static_cast<std::int64_t>(k / 22);
+  const auto which = k % 22;
   if (which == 0) return series_in_series(seed, done);
   if (which == 1) return loop_in_series(seed, done);
   if (which == 2) return value_for_counter(seed, done);
@@ -411,6 +519,10 @@ void fuzz_regressions(std::uint64_t k, callback<> done) {
   if (which == 15) return branches_only_fail(seed, done);
   if (which == 16) return join_in_step_arm(seed, done);
   if (which == 17) return join_then_call_in_branch(seed, done);
+  if (which == 18) return series_then_fail_in_branch(seed, done);
+  if (which == 19) return cleanup_reads_value(seed, done);
+  if (which == 20) return loop_in_joined_arm(seed, done);
+  if (which == 21) return join_in_series_step(seed, done);
   join_in_arm(seed, done);
 }
 
