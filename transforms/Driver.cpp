@@ -20,12 +20,14 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <map>
+#include <set>
 
 #ifndef ASYNCSHIFT_VERSION
 #define ASYNCSHIFT_VERSION "unknown"
@@ -141,6 +143,7 @@ struct RunState {
   std::map<std::string, FileResult> Results; ///< by real path
   std::map<std::string, bool> Failed;
   std::map<std::string, bool> Started; ///< clang began compiling it (so reports its own errors)
+  bool InRewriter = false;                ///< inside processFile: a crash there is asyncshift's
 };
 
 class Consumer : public ASTConsumer {
@@ -149,7 +152,9 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
     const SourceManager &SM = Ctx.getSourceManager();
     std::string Path = realPath(SM.getFileEntryRefForID(SM.getMainFileID())->getName());
+    State.InRewriter = true;
     FileResult R = processFile(Ctx, State.Request);
+    State.InRewriter = false;
     if (!R.Ok)
       State.Failed[Path] = true;
     State.Results[Path] = std::move(R);
@@ -309,17 +314,41 @@ int asyncshiftMain(int Argc, const char **Argv) {
   State.Request.DumpIR = DumpIROpt;
   State.Request.FallbackStyle = FallbackStyleOpt;
 
-  ClangTool Tool(Parser->getCompilations(), Sources);
-  Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
-      "-resource-dir=" ASYNCSHIFT_CLANG_RESOURCE_DIR, ArgumentInsertPosition::BEGIN));
-  Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster("-Wno-unknown-warning-option", ArgumentInsertPosition::END));
-  if (std::string Runtime = runtimeIncludeDir(Argv[0]); !Runtime.empty())
-    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(("-idirafter" + Runtime).c_str(), ArgumentInsertPosition::END));
+  // One ClangTool per file, each under crash recovery: Clang 19 itself
+  // crashes on some malformed sources (in Sema's error recovery); such a file
+  // gets an error and nothing written, and the other files go on.
+  const std::string Runtime = runtimeIncludeDir(Argv[0]);
   Factory F(State);
-  int ToolStatus = Tool.run(&F);
-
-  bool AnyFailed = ToolStatus != 0;
+  llvm::CrashRecoveryContext::Enable();
+  bool AnyFailed = false;
+  std::set<std::string> Crashed;
   for (const std::string &S : Sources) {
+    ClangTool Tool(Parser->getCompilations(), {S});
+    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
+        "-resource-dir=" ASYNCSHIFT_CLANG_RESOURCE_DIR, ArgumentInsertPosition::BEGIN));
+    Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster("-Wno-unknown-warning-option", ArgumentInsertPosition::END));
+    if (!Runtime.empty())
+      Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(("-idirafter" + Runtime).c_str(), ArgumentInsertPosition::END));
+    int ToolStatus = 0;
+    llvm::CrashRecoveryContext CRC;
+    if (!CRC.RunSafely([&] { ToolStatus = Tool.run(&F); })) {
+      llvm::errs().flush();
+      if (State.InRewriter)
+        error("internal error: asyncshift crashed while rewriting '" + S +
+              "'; nothing was written for this file (please report it with the file)");
+      else
+        error("clang crashed while parsing '" + S +
+              "' (a Clang bug, most likely on malformed code); nothing was written for this file");
+      State.InRewriter = false;
+      Crashed.insert(S);
+      ToolStatus = 1;
+    }
+    AnyFailed |= ToolStatus != 0;
+  }
+
+  for (const std::string &S : Sources) {
+    if (Crashed.count(S))
+      continue;
     std::string Key = realPath(S);
     auto It = State.Results.find(Key);
     if (It == State.Results.end() || State.Failed[Key]) {
