@@ -39,8 +39,23 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import fuzzgen  # noqa: E402
 
+# The headers inputs are compiled against. main() points these at copies under
+# --out: argument mutations pair any path with any flag (`--out-dir <an -I
+# directory>`), so no path the tool is given may lie in the source tree.
 MINI = os.path.join(HERE, "mini")
 REAL = os.path.join(ROOT, "runtime", "include")
+
+
+def stage_headers(out):
+    """Copy the headers under `out` (keeping mini/ops.h's relative include of the
+    lit inputs) and point MINI and REAL at the copies."""
+    global MINI, REAL
+    root = os.path.join(out, "headers")
+    shutil.rmtree(root, ignore_errors=True)
+    shutil.copytree(os.path.join(HERE, "mini"), os.path.join(root, "fuzz", "mini"))
+    shutil.copytree(os.path.join(ROOT, "test", "lit", "Inputs"), os.path.join(root, "lit", "Inputs"))
+    shutil.copytree(os.path.join(ROOT, "runtime", "include"), os.path.join(root, "real"))
+    MINI, REAL = os.path.join(root, "fuzz", "mini"), os.path.join(root, "real")
 
 STYLES = ["promise", "future", "coro", "coro-values"]
 
@@ -278,6 +293,15 @@ def make_args(rng, tmp, src, real_header, pch=None):
     return args
 
 
+def check_confined(argv, out):
+    """Every path in an argument list lies under `out`: whatever a mutated
+    argument list makes the tool write, it cannot reach the source tree."""
+    for a in argv:
+        for part in a.split("="):
+            if os.path.isabs(part) and part != "/nonexistent" and not os.path.abspath(part).startswith(out + os.sep):
+                raise SystemExit("mutate: argument %r leaves %s; refusing to run the tool with it" % (a, out))
+
+
 def build_pch(out):
     """The mini header precompiled by clang++-19 (the tool's Clang), or None.
     Parsing it is most of a run's time; with the PCH a run takes about half."""
@@ -316,6 +340,7 @@ def main():
         sys.exit("mutate: no tool at %s" % args.tool)
     seeds = lit_seeds() + generated_seeds(args.generated_seeds, args.seed)
     os.makedirs(args.out, exist_ok=True)
+    stage_headers(args.out)
     crashdir = os.path.join(args.out, "crashes")
     lock = threading.Lock()
     stats = {"tried": 0, "bad": 0, "codes": {}, "signatures": {}}
@@ -341,6 +366,7 @@ def main():
             f.write(text)
         use_pch = pch and not real and random.Random("pch:%d:%d" % (args.seed, i)).random() < args.pch_share
         argv = make_args(rng, tmp, src, real, pch if use_pch else None)
+        check_confined(argv, args.out)
         out = os.path.join(tmp, "out.cpp")
         t = time.time()
         try:
