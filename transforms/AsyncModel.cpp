@@ -209,13 +209,76 @@ bool isForcedLeaf(const Decl *D) {
   return false;
 }
 
-std::string printType(QualType T, const ASTContext &Ctx) {
+static PrintingPolicy typePolicy(const ASTContext &Ctx) {
   PrintingPolicy Policy(Ctx.getLangOpts());
   Policy.SuppressScope = false;
   Policy.FullyQualifiedName = true;
   Policy.SuppressUnwrittenScope = true;
   Policy.PrintCanonicalTypes = false;
+  return Policy;
+}
+
+/// A name brought in by a using-declaration at namespace scope, spelt where
+/// the using-declaration puts it: `std::int64_t` (libstdc++ and libc++ declare
+/// it as `using ::int64_t;` in std). getFullyQualifiedName qualifies by the
+/// target's scope and prints `int64_t`, which only the C header promises.
+static std::optional<std::string> printUsingType(QualType T, const PrintingPolicy &Policy) {
+  const auto *Using = dyn_cast<UsingType>(T.getTypePtr());
+  if (!Using || !Using->getFoundDecl()->getDeclContext()->isFileContext())
+    return std::nullopt;
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  Using->getFoundDecl()->printQualifiedName(OS, Policy);
+  return Out;
+}
+
+/// Spells \p T fully qualified, keeping using-declared names as the source
+/// wrote them, at the top level and as the type arguments of a template
+/// specialization (`callback<std::int64_t>`, `std::vector<std::int64_t>`);
+/// anything else goes to Clang's getFullyQualifiedName.
+static std::string printQualified(QualType T, const ASTContext &Ctx, const PrintingPolicy &Policy) {
+  Qualifiers Quals = T.getLocalQualifiers();
+  QualType Bare = T.getLocalUnqualifiedType();
+  if (const auto *Elab = dyn_cast<ElaboratedType>(Bare.getTypePtr()))
+    if (Elab->getKeyword() == ElaboratedTypeKeyword::None) {
+      Quals += Elab->getNamedType().getLocalQualifiers();
+      Bare = Elab->getNamedType().getLocalUnqualifiedType();
+    }
+  std::string Prefix = Quals.empty() ? "" : Quals.getAsString(Policy) + " ";
+  if (auto Using = printUsingType(Bare, Policy))
+    return Prefix + *Using;
+  const auto *TST = dyn_cast<TemplateSpecializationType>(Bare.getTypePtr());
+  const TemplateDecl *TD = TST ? TST->getTemplateName().getAsTemplateDecl() : nullptr;
+  bool AnyUsing = false;
+  if (TD && TD->getDeclContext()->isFileContext() && !TST->isDependentType()) {
+    bool AllTypes = true;
+    for (const TemplateArgument &A : TST->template_arguments()) {
+      if (A.getKind() != TemplateArgument::Type) {
+        AllTypes = false;
+        break;
+      }
+      QualType Arg = A.getAsType();
+      if (const auto *E = dyn_cast<ElaboratedType>(Arg.getTypePtr()))
+        Arg = E->getNamedType();
+      AnyUsing |= isa<UsingType>(Arg.getTypePtr()) || isa<TemplateSpecializationType>(Arg.getTypePtr());
+    }
+    if (AllTypes && AnyUsing) {
+      std::string Out;
+      llvm::raw_string_ostream OS(Out);
+      TD->printQualifiedName(OS, Policy);
+      OS << '<';
+      bool First = true;
+      for (const TemplateArgument &A : TST->template_arguments()) {
+        OS << (First ? "" : ", ") << printQualified(A.getAsType(), Ctx, Policy);
+        First = false;
+      }
+      OS << '>';
+      return Prefix + Out;
+    }
+  }
   return TypeName::getFullyQualifiedName(T, Ctx, Policy, /*WithGlobalNsPrefix=*/false);
 }
+
+std::string printType(QualType T, const ASTContext &Ctx) { return printQualified(T, Ctx, typePolicy(Ctx)); }
 
 } // namespace asyncshift
