@@ -160,6 +160,18 @@ const ParmVarDecl *handlerParam(const FunctionDecl *FD) {
   return asCallbackType(Last->getType()) ? Last : nullptr;
 }
 
+const ParmVarDecl *dependentHandlerParam(const FunctionDecl *FD) {
+  if (!FD || FD->getNumParams() == 0 || !FD->isTemplated())
+    return nullptr;
+  const ParmVarDecl *Last = FD->getParamDecl(FD->getNumParams() - 1);
+  QualType T = Last->getType().getNonReferenceType();
+  if (!T->isDependentType())
+    return nullptr;
+  const auto *TST = T->getAs<TemplateSpecializationType>();
+  const TemplateDecl *TD = TST ? TST->getTemplateName().getAsTemplateDecl() : nullptr;
+  return TD && isNamed(TD, "asyncshift::callback") ? Last : nullptr;
+}
+
 const VarDecl *referencedVar(const Expr *E) {
   if (!E)
     return nullptr;

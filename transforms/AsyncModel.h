@@ -63,6 +63,10 @@ CallArgs callArguments(const clang::CallExpr *C);
 
 /// The handler parameter of \p FD, if its last parameter is a callback.
 const clang::ParmVarDecl *handlerParam(const clang::FunctionDecl *FD);
+/// In a template, the last parameter when its type is a dependent
+/// `asyncshift::callback<...>` (`callback<T>`): the function is async if its
+/// body makes an async call, and is refused as a template, not left as a leaf.
+const clang::ParmVarDecl *dependentHandlerParam(const clang::FunctionDecl *FD);
 
 /// The variable an expression names, if it is a plain reference to one.
 const clang::VarDecl *referencedVar(const clang::Expr *E);

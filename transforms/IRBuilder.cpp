@@ -1356,14 +1356,15 @@ void Builder::collectJoinOuterNames() {
 }
 
 std::optional<AsyncFunction> Builder::run() {
+  if (FD->isTemplated()) {
+    refuse(ids::TemplateFunction, FD->getLocation(), SourceRange(FD->getLocation(), FD->getLocation()),
+           "async function template; cannot convert yet (to keep it in callback style and convert the rest, "
+           "mark it [[clang::annotate(\"asyncshift::leaf\")]])");
+    return std::nullopt;
+  }
   Handler = handlerParam(FD);
   assert(Handler && "not an async function");
   AsyncNames.insert(Handler);
-  if (FD->isTemplated()) {
-    refuse(ids::TemplateFunction, FD->getLocation(), SourceRange(FD->getLocation(), FD->getLocation()),
-           "async function template; cannot convert yet");
-    return std::nullopt;
-  }
   MainFID = SM.getMainFileID();
   Buffer = SM.getBufferData(MainFID);
   F.Name = FD->getNameAsString();
@@ -1433,6 +1434,8 @@ std::optional<AsyncFunction> buildIR(ASTContext &Ctx, const FunctionDecl *FD, co
 
 bool isAsyncFunction(const FunctionDecl *FD) {
   const ParmVarDecl *Handler = handlerParam(FD);
+  if (!Handler)
+    Handler = dependentHandlerParam(FD);
   if (!Handler || !FD->hasBody() || isForcedLeaf(FD))
     return false;
   // An async call reaches the handler: it forwards it, or its continuation
