@@ -309,6 +309,25 @@ int asyncshiftMain(int Argc, const char **Argv) {
       return 1;
     }
 
+  // --out-dir names outputs by stem: two inputs with the same name in
+  // different directories would write one file, the second over the first.
+  auto OutDirTarget = [](const std::string &S) {
+    llvm::SmallString<256> P(OutDirOpt);
+    llvm::sys::path::append(P, llvm::sys::path::stem(S) + "." + StyleOpt + llvm::sys::path::extension(S));
+    return std::string(P);
+  };
+  if (!OutDirOpt.empty() && !CheckOpt) {
+    std::map<std::string, std::string> ByTarget; // output path -> the input that writes it
+    for (const std::string &S : Sources) {
+      auto [It, New] = ByTarget.emplace(OutDirTarget(S), S);
+      if (!New && realPath(It->second) != realPath(S)) {
+        error("'" + It->second + "' and '" + S + "' would both be written to '" + It->first +
+              "'; run them with different --out-dir directories");
+        return 1;
+      }
+    }
+  }
+
   RunState State;
   State.Request.Printer = Printer.get();
   State.Request.DumpIR = DumpIROpt;
@@ -366,9 +385,7 @@ int asyncshiftMain(int Argc, const char **Argv) {
     if (!OutputOpt.empty() && OutputOpt != "-") {
       Target = OutputOpt;
     } else if (!OutDirOpt.empty()) {
-      llvm::SmallString<256> P(OutDirOpt);
-      llvm::sys::path::append(P, llvm::sys::path::stem(S) + "." + StyleOpt + llvm::sys::path::extension(S));
-      Target = std::string(P);
+      Target = OutDirTarget(S);
     } else if (InPlaceOpt) {
       Target = S;
     }
