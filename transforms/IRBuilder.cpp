@@ -1362,6 +1362,15 @@ std::optional<AsyncFunction> Builder::run() {
            "mark it [[clang::annotate(\"asyncshift::leaf\")]])");
     return std::nullopt;
   }
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual()) {
+    // Its signature is shared with the base class and every override; the
+    // others (a leaf override, a base declared elsewhere) would keep theirs.
+    refuse(ids::VirtualFunction, FD->getLocation(), SourceRange(FD->getLocation(), FD->getLocation()),
+           "virtual member function '" + FD->getNameAsString() +
+               "': converting it changes a signature its base and overrides share; cannot convert (to keep it in "
+               "callback style and convert the rest, mark it [[clang::annotate(\"asyncshift::leaf\")]])");
+    return std::nullopt;
+  }
   Handler = handlerParam(FD);
   assert(Handler && "not an async function");
   AsyncNames.insert(Handler);
