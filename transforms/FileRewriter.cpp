@@ -16,6 +16,8 @@
 #include "clang/Tooling/Inclusions/HeaderIncludes.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <set>
+
 using namespace clang;
 
 namespace asyncshift {
@@ -65,6 +67,54 @@ public:
 private:
   const SourceManager &SM;
   const ConvertedSet &Converted;
+};
+
+/// Converted functions named other than as the callee of a call: their
+/// address taken, stored in a std::function, passed along. Their type changes
+/// with the conversion, so such code would no longer compile. Passing one to
+/// the runtime (ASYNCSHIFT_WORKLOAD's registration, overloaded for every
+/// style's signature) is fine.
+class FunctionValueFinder : public RecursiveASTVisitor<FunctionValueFinder> {
+public:
+  FunctionValueFinder(const SourceManager &SM, const ConvertedSet &Converted) : SM(SM), Converted(Converted) {}
+  bool VisitCallExpr(CallExpr *C) {
+    if (const auto *Ref = dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreParenImpCasts()))
+      Allowed.insert(Ref);
+    if (inRuntime(C->getCalleeDecl()))
+      allowArguments(C->arguments());
+    return true;
+  }
+  bool VisitCXXConstructExpr(CXXConstructExpr *C) {
+    if (inRuntime(C->getConstructor()))
+      allowArguments(C->arguments());
+    return true;
+  }
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
+    if (FD && Converted.count(FD->getCanonicalDecl()) && !Allowed.count(E) &&
+        SM.isWrittenInMainFile(SM.getExpansionLoc(E->getBeginLoc())))
+      Found.push_back(E);
+    return true;
+  }
+  std::vector<const DeclRefExpr *> Found;
+
+private:
+  static bool inRuntime(const Decl *D) {
+    const auto *ND = dyn_cast_or_null<NamedDecl>(D);
+    return ND && StringRef(ND->getQualifiedNameAsString()).starts_with("asyncshift::");
+  }
+  template <class Range> void allowArguments(Range Args) {
+    for (const Expr *A : Args) {
+      const Expr *E = A->IgnoreParenImpCasts();
+      if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
+        E = U->getSubExpr()->IgnoreParenImpCasts();
+      if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+        Allowed.insert(Ref);
+    }
+  }
+  const SourceManager &SM;
+  const ConvertedSet &Converted;
+  std::set<const DeclRefExpr *> Allowed;
 };
 
 class Rewriter {
@@ -269,6 +319,17 @@ FileResult Rewriter::run() {
       report(Ctx.getDiagnostics(), F);
     if (!Findings.empty())
       Failed = true;
+  }
+
+  if (Request.Printer) {
+    FunctionValueFinder Values(SM, Converted);
+    Values.TraverseDecl(Ctx.getTranslationUnitDecl());
+    for (const DeclRefExpr *E : Values.Found)
+      refuse(ids::FunctionAsValue, E->getLocation(),
+             "'" + E->getDecl()->getNameAsString() +
+                 "' is used here as a value, not called; converting it changes its type, so this use would no "
+                 "longer compile; cannot convert (call it, or mark it [[clang::annotate(\"asyncshift::leaf\")]] to "
+                 "keep it in callback style)");
   }
 
   // Calls of converted functions from code that keeps its callbacks: the

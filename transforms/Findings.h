@@ -38,6 +38,7 @@ inline constexpr const char *ReferenceCapture = "asyncshift-reference-capture";
 inline constexpr const char *ReferenceParameter = "asyncshift-reference-parameter";
 inline constexpr const char *TemplateFunction = "asyncshift-template-function";
 inline constexpr const char *VirtualFunction = "asyncshift-virtual-function";
+inline constexpr const char *FunctionAsValue = "asyncshift-function-as-value";
 inline constexpr const char *GenericContinuation = "asyncshift-generic-continuation";
 inline constexpr const char *UnsupportedContinuation = "asyncshift-unsupported-continuation";
 inline constexpr const char *UnsupportedJoin = "asyncshift-unsupported-join";
