@@ -39,6 +39,7 @@ inline constexpr const char *ReferenceParameter = "asyncshift-reference-paramete
 inline constexpr const char *TemplateFunction = "asyncshift-template-function";
 inline constexpr const char *VirtualFunction = "asyncshift-virtual-function";
 inline constexpr const char *FunctionAsValue = "asyncshift-function-as-value";
+inline constexpr const char *DefaultedHandler = "asyncshift-defaulted-handler";
 inline constexpr const char *GenericContinuation = "asyncshift-generic-continuation";
 inline constexpr const char *UnsupportedContinuation = "asyncshift-unsupported-continuation";
 inline constexpr const char *UnsupportedJoin = "asyncshift-unsupported-join";

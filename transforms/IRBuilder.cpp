@@ -1371,6 +1371,17 @@ std::optional<AsyncFunction> Builder::run() {
                "callback style and convert the rest, mark it [[clang::annotate(\"asyncshift::leaf\")]])");
     return std::nullopt;
   }
+  for (const FunctionDecl *Redecl : FD->redecls()) {
+    const ParmVarDecl *H = Redecl->getParamDecl(Redecl->getNumParams() - 1);
+    if (H->hasDefaultArg() && !H->hasInheritedDefaultArg()) {
+      // Calls that leave it out would need a handler made up for them.
+      refuse(ids::DefaultedHandler, H->getLocation(), H->getSourceRange(),
+             "handler parameter of '" + FD->getNameAsString() +
+                 "' has a default argument: a call that leaves it out would have no handler once converted; cannot "
+                 "convert yet (drop the default and pass a handler at each call)");
+      return std::nullopt;
+    }
+  }
   Handler = handlerParam(FD);
   assert(Handler && "not an async function");
   AsyncNames.insert(Handler);
