@@ -181,10 +181,15 @@ public:
   /// no other reader.
   void settle_from(promise_state& src) {
     if (src.status == outcome_status::fulfilled) {
-      if (src.unique())
+      if constexpr (std::is_void_v<T> || std::is_copy_constructible_v<value_type>) {
+        if (src.unique())
+          fulfill(std::move(src.value));
+        else
+          fulfill(std::as_const(src.value));
+      } else {
+        assert(src.unique() && "a move-only value read by more than one reaction");
         fulfill(std::move(src.value));
-      else
-        fulfill(std::as_const(src.value));
+      }
     } else {
       reject(src.unique() ? std::move(src.err) : error(src.err));
     }
@@ -502,7 +507,14 @@ struct callback_reaction final : promise_reaction {
         src->release();
         cb({});
       } else {
-        T v = src->unique() ? T(std::move(src->value)) : T(std::as_const(src->value));
+        T v = [&]() -> T {
+          if constexpr (std::is_copy_constructible_v<T>) {
+            return src->unique() ? T(std::move(src->value)) : T(std::as_const(src->value));
+          } else {
+            assert(src->unique() && "a move-only value read by more than one reaction");
+            return T(std::move(src->value));
+          }
+        }();
         src->release();
         cb({}, std::move(v));
       }

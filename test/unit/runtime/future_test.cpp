@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -69,6 +70,23 @@ TEST(future, chains_values_and_flattens_returned_futures) {
   l.run();
   EXPECT_EQ(trace, "220.");
   EXPECT_EQ(l.now_ns(), 2 * ms);
+}
+
+TEST(future, a_move_only_value_moves_through_continuations_taking_it_by_value) {
+  // What the tool prints for a callback<std::unique_ptr<int>> function: each
+  // continuation takes the value by value. It did not compile (a copy on the
+  // path for shared values was instantiated).
+  loop l(clock_kind::virtual_time);
+  callback<std::unique_ptr<int>> complete;
+  int got = 0;
+  make_future<std::unique_ptr<int>>([&](auto cb) { complete = cb; })
+      .then([](std::unique_ptr<int> p) -> std::unique_ptr<int> {
+        *p *= 2;
+        return p;
+      })
+      .then([&](std::unique_ptr<int>& p) { got = *p; });
+  complete({}, std::make_unique<int>(21));
+  EXPECT_EQ(got, 42);
 }
 
 TEST(future, an_error_skips_value_handlers_until_one_handles_it) {

@@ -45,6 +45,22 @@ TEST(promise, make_promise_settles_from_a_synchronous_completion_and_runs_then_f
   EXPECT_EQ(got, 7);
 }
 
+TEST(promise, a_move_only_value_moves_through_a_chain_with_one_reaction_each) {
+  // What the tool prints for a callback<std::unique_ptr<int>> function. With
+  // one reaction per promise nobody else reads the value, so it moves; it
+  // did not compile (the copy for shared values was instantiated).
+  loop l(clock_kind::virtual_time);
+  int got = 0;
+  make_promise<std::unique_ptr<int>>([](auto cb) { cb({}, std::make_unique<int>(21)); })
+      .then([](std::unique_ptr<int> p) -> std::unique_ptr<int> {
+        *p *= 2;
+        return p;
+      })
+      .then_callback([&](error e, std::unique_ptr<int> p) { got = e ? -1 : *p; });
+  l.run();
+  EXPECT_EQ(got, 42);
+}
+
 TEST(promise, make_promise_settles_from_an_asynchronous_completion) {
   loop l(clock_kind::virtual_time);
   int got = 0;

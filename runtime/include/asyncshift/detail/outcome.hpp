@@ -4,6 +4,8 @@
 // nothing), moving the value when nobody else can see it.
 #pragma once
 
+#include <cassert>
+
 #include "asyncshift/error.hpp"
 
 #include <cstdint>
@@ -65,12 +67,26 @@ value_result_t<T, F> invoke_with_value(F& f, stored_t<T>& v, bool may_move) {
     if (may_move) return f(std::move(v));
     return f(std::as_const(v));
   } else if constexpr (std::is_invocable_v<F&, T&&>) {
-    if (may_move) return f(std::move(v));
-    return f(T(std::as_const(v)));
+    if constexpr (std::is_copy_constructible_v<T>) {
+      if (may_move) return f(std::move(v));
+      return f(T(std::as_const(v)));
+    } else {
+      // A move-only value (std::unique_ptr) has one reader: a future's
+      // continuation, or a promise's only reaction.
+      assert(may_move && "a move-only value read by more than one reaction");
+      (void)may_move;
+      return f(std::move(v));
+    }
   } else if constexpr (std::is_invocable_v<F&, T&>) {
-    if (may_move) return f(v);
-    T copy(std::as_const(v));
-    return f(copy);
+    if constexpr (std::is_copy_constructible_v<T>) {
+      if (may_move) return f(v);
+      T copy(std::as_const(v));
+      return f(copy);
+    } else {
+      assert(may_move && "a move-only value read by more than one reaction");
+      (void)may_move;
+      return f(v);
+    }
   } else {
     (void)may_move;
     return f(std::as_const(v));
