@@ -80,13 +80,11 @@ public:
   bool VisitCallExpr(CallExpr *C) {
     if (const auto *Ref = dyn_cast<DeclRefExpr>(C->getCallee()->IgnoreParenImpCasts()))
       Allowed.insert(Ref);
-    if (inRuntime(C->getCalleeDecl()))
-      allowArguments(C->arguments());
+    allowArguments(C->arguments(), C->getCalleeDecl());
     return true;
   }
   bool VisitCXXConstructExpr(CXXConstructExpr *C) {
-    if (inRuntime(C->getConstructor()))
-      allowArguments(C->arguments());
+    allowArguments(C->arguments(), C->getConstructor());
     return true;
   }
   bool VisitDeclRefExpr(DeclRefExpr *E) {
@@ -103,12 +101,17 @@ private:
     const auto *ND = dyn_cast_or_null<NamedDecl>(D);
     return ND && StringRef(ND->getQualifiedNameAsString()).starts_with("asyncshift::");
   }
-  template <class Range> void allowArguments(Range Args) {
+  /// Arguments naming a converted function are fine when \p Callee is the
+  /// runtime's. The callee's name is looked at only then: this visits every
+  /// call of the translation unit, headers included.
+  template <class Range> void allowArguments(Range Args, const Decl *Callee) {
     for (const Expr *A : Args) {
       const Expr *E = A->IgnoreParenImpCasts();
       if (const auto *U = dyn_cast<UnaryOperator>(E); U && U->getOpcode() == UO_AddrOf)
         E = U->getSubExpr()->IgnoreParenImpCasts();
-      if (const auto *Ref = dyn_cast<DeclRefExpr>(E))
+      const auto *Ref = dyn_cast<DeclRefExpr>(E);
+      const auto *FD = Ref ? dyn_cast<FunctionDecl>(Ref->getDecl()) : nullptr;
+      if (FD && Converted.count(FD->getCanonicalDecl()) && inRuntime(Callee))
         Allowed.insert(Ref);
     }
   }
