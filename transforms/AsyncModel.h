@@ -76,6 +76,9 @@ bool isSuccessLiteral(const clang::Expr *E);
 /// `asyncshift::error("...")`: always a failure.
 bool isFailureConstruction(const clang::Expr *E);
 
+/// The attribute that keeps a function in callback style, as a user writes it
+/// (refusals that can be stepped around name it).
+inline constexpr const char *LeafAttribute = "[[clang::annotate(\"asyncshift::leaf\")]]";
 /// True if the function carries [[clang::annotate("asyncshift::leaf")]].
 bool isForcedLeaf(const clang::Decl *D);
 

@@ -331,8 +331,8 @@ FileResult Rewriter::run() {
       refuse(ids::FunctionAsValue, E->getLocation(),
              "'" + E->getDecl()->getNameAsString() +
                  "' is used here as a value, not called; converting it changes its type, so this use would no "
-                 "longer compile; cannot convert (call it, or mark it [[clang::annotate(\"asyncshift::leaf\")]] to "
-                 "keep it in callback style)");
+                 "longer compile; cannot convert (call it, or mark it " +
+                 LeafAttribute + " to keep it in callback style)");
   }
 
   // Calls of converted functions from code that keeps its callbacks: the

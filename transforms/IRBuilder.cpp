@@ -1358,8 +1358,9 @@ void Builder::collectJoinOuterNames() {
 std::optional<AsyncFunction> Builder::run() {
   if (FD->isTemplated()) {
     refuse(ids::TemplateFunction, FD->getLocation(), SourceRange(FD->getLocation(), FD->getLocation()),
-           "async function template; cannot convert yet (to keep it in callback style and convert the rest, "
-           "mark it [[clang::annotate(\"asyncshift::leaf\")]])");
+           std::string("async function template; cannot convert yet (to keep it in callback style and convert the "
+                       "rest, mark it ") +
+               LeafAttribute + ")");
     return std::nullopt;
   }
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD); MD && MD->isVirtual()) {
@@ -1368,7 +1369,8 @@ std::optional<AsyncFunction> Builder::run() {
     refuse(ids::VirtualFunction, FD->getLocation(), SourceRange(FD->getLocation(), FD->getLocation()),
            "virtual member function '" + FD->getNameAsString() +
                "': converting it changes a signature its base and overrides share; cannot convert (to keep it in "
-               "callback style and convert the rest, mark it [[clang::annotate(\"asyncshift::leaf\")]])");
+               "callback style and convert the rest, mark it " +
+               LeafAttribute + ")");
     return std::nullopt;
   }
   for (const FunctionDecl *Redecl : FD->redecls()) {
