@@ -412,7 +412,7 @@ int harness_main(int argc, char** argv) {
 
   const bool peak_reset = reset_peak_rss();
   const double rss_start = status_mb("VmRSS");
-  const asyncshift::detail::memory_stats before = asyncshift::detail::tl_memory;
+  const asyncshift::detail::memory_counts before = asyncshift::detail::memory_snapshot();
   const std::uint64_t other_allocs0 = other_threads_memory().allocs.load();
   const std::uint64_t other_bytes0 = other_threads_memory().bytes.load();
   asyncshift::detail::tl_memory.peak_live_bytes = asyncshift::detail::tl_memory.live_bytes;
@@ -423,7 +423,7 @@ int harness_main(int argc, char** argv) {
   const auto t1 = std::chrono::steady_clock::now();
   const double cpu1 = cpu_ms();
   r.digest = digest_of(r, execs.get(), n);
-  const asyncshift::detail::memory_stats after = asyncshift::detail::tl_memory;
+  const asyncshift::detail::memory_counts after = asyncshift::detail::memory_snapshot();
   const std::uint64_t other_allocs = other_threads_memory().allocs.load() - other_allocs0;
   const std::uint64_t other_bytes = other_threads_memory().bytes.load() - other_bytes0;
   progress.stop();

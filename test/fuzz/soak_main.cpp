@@ -62,9 +62,9 @@ int main(int argc, char** argv) {
   args.push_back(nullptr);
   const int n = static_cast<int>(args.size()) - 1;
   for (long r = 1; r <= rounds; ++r) {
-    const asyncshift::detail::memory_stats before = asyncshift::detail::tl_memory;
+    const asyncshift::detail::memory_counts before = asyncshift::detail::memory_snapshot();
     const int code = asyncshift::bench::harness_main(n, args.data());
-    const asyncshift::detail::memory_stats after = asyncshift::detail::tl_memory;
+    const asyncshift::detail::memory_counts after = asyncshift::detail::memory_snapshot();
     std::printf("{\"soak_round\":%ld,\"live_objects_delta\":%lld,\"live_bytes_delta\":%lld,\"live_objects\":%lld,"
                 "\"rss_kb\":%ld}\n",
                 r, static_cast<long long>(after.live_objects - before.live_objects),

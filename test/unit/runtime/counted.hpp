@@ -32,7 +32,7 @@ struct counted {
 };
 
 /// Pooled objects alive on this thread (promise states, reactions, frames...).
-inline std::int64_t live_objects() { return asyncshift::detail::tl_memory.live_objects; }
+inline std::int64_t live_objects() { return asyncshift::detail::memory_snapshot().live_objects; }
 
 /// The address of a frame on the machine stack, for "no stack growth"
 /// checks. Not a local's address: in a coroutine a local may live in the

@@ -290,9 +290,9 @@ TEST(future_lifetime, a_dropped_future_and_an_abandoned_operation_free_everythin
 }
 
 TEST(future_lifetime, then_on_a_ready_future_re_uses_its_state) {
-  const auto allocs = detail::tl_memory.allocs;
+  const auto allocs = detail::memory_snapshot().allocs;
   auto f = make_ready_future(1).then([](int v) { return v + 1; }).then([](int v) { return v * 2; });
-  EXPECT_EQ(detail::tl_memory.allocs - allocs, 1u) << "one state for the whole ready chain";
+  EXPECT_EQ(detail::memory_snapshot().allocs - allocs, 1u) << "one state for the whole ready chain";
   EXPECT_EQ(std::move(f).get(), 4);
 }
 

@@ -48,8 +48,8 @@ TEST(shared_state, an_aggregate_is_value_initialised_or_built_from_its_members) 
 }
 
 TEST(shared_state, is_smaller_than_std_shared_ptr_state) {
-  const auto bytes = detail::tl_memory.bytes;
+  const auto bytes = detail::memory_snapshot().bytes;
   auto a = make_shared_state<std::int64_t>(1);
-  EXPECT_EQ(detail::tl_memory.bytes - bytes, 16u) << "count + value in one 16-byte block";
+  EXPECT_EQ(detail::memory_snapshot().bytes - bytes, 16u) << "count + value in one 16-byte block";
   EXPECT_EQ(sizeof(a), sizeof(void*));
 }

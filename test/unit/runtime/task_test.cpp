@@ -149,7 +149,7 @@ TEST(task, values_style_tasks_deliver_their_error_value_to_a_callback) {
 }
 
 TEST(task, frames_come_from_the_pool_and_are_returned) {
-  auto before = detail::tl_memory.live_objects;
+  auto before = detail::memory_snapshot().live_objects;
   start(forty_two(), [](error, int) {});
-  EXPECT_EQ(detail::tl_memory.live_objects, before);
+  EXPECT_EQ(detail::memory_snapshot().live_objects, before);
 }

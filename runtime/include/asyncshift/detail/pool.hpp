@@ -29,11 +29,39 @@
 #endif
 #endif
 
+#if defined(__GNUC__)
+#define ASYNCSHIFT_COUNT_INLINE [[gnu::always_inline]] inline
+#else
+#define ASYNCSHIFT_COUNT_INLINE inline
+#endif
+
 namespace asyncshift::detail {
 
-/// Per-thread allocation counters. `live_bytes`/`peak_live_bytes` count the
-/// bytes requested (rounded to the pool's size class for pooled blocks).
+inline constexpr std::size_t pool_granule = 16;
+inline constexpr std::size_t pool_max_block = 1024;
+inline constexpr std::size_t pool_classes = pool_max_block / pool_granule + 1;
+
+/// Per-thread allocation counters, kept cheap to update: a pooled block
+/// counts one increment in its size class's tally (its size is the class),
+/// and the live total with its peak. The totals the benchmark reports are
+/// sums over the classes, made by memory_snapshot() when it reads them.
+/// `live_bytes`/`peak_live_bytes` count the bytes requested (rounded to the
+/// pool's size class for pooled blocks).
 struct memory_stats {
+  std::int64_t live_bytes = 0;
+  std::int64_t peak_live_bytes = 0;
+  /// Blocks counted by size (not a pool class: large blocks, heap blocks).
+  std::uint64_t sized_allocs = 0;
+  std::uint64_t sized_frees = 0;
+  std::uint64_t sized_bytes = 0;
+  std::uint64_t class_allocs[pool_classes] = {};
+  std::uint64_t class_frees[pool_classes] = {};
+};
+
+constinit inline thread_local memory_stats tl_memory{};
+
+/// The totals of a thread's counters at one moment.
+struct memory_counts {
   std::uint64_t allocs = 0;
   std::uint64_t frees = 0;
   std::uint64_t bytes = 0;
@@ -42,27 +70,50 @@ struct memory_stats {
   std::int64_t live_objects = 0;
 };
 
-constinit inline thread_local memory_stats tl_memory{};
+inline memory_counts memory_snapshot() noexcept {
+  const memory_stats& s = tl_memory;
+  memory_counts c;
+  c.allocs = s.sized_allocs;
+  c.frees = s.sized_frees;
+  c.bytes = s.sized_bytes;
+  for (std::size_t cls = 0; cls < pool_classes; ++cls) {
+    c.allocs += s.class_allocs[cls];
+    c.frees += s.class_frees[cls];
+    c.bytes += s.class_allocs[cls] * cls * pool_granule;
+  }
+  c.live_bytes = s.live_bytes;
+  c.peak_live_bytes = s.peak_live_bytes;
+  c.live_objects = static_cast<std::int64_t>(c.allocs - c.frees);
+  return c;
+}
 
-inline void note_alloc(std::size_t n) noexcept {
+ASYNCSHIFT_COUNT_INLINE void note_live(std::int64_t n) noexcept {
   memory_stats& s = tl_memory;
-  ++s.allocs;
-  s.bytes += n;
-  ++s.live_objects;
-  s.live_bytes += static_cast<std::int64_t>(n);
+  s.live_bytes += n;
   if (s.live_bytes > s.peak_live_bytes) s.peak_live_bytes = s.live_bytes;
 }
 
+/// Counts a block of \p n bytes (any size).
+inline void note_alloc(std::size_t n) noexcept {
+  ++tl_memory.sized_allocs;
+  tl_memory.sized_bytes += n;
+  note_live(static_cast<std::int64_t>(n));
+}
 inline void note_free(std::size_t n) noexcept {
-  memory_stats& s = tl_memory;
-  ++s.frees;
-  --s.live_objects;
-  s.live_bytes -= static_cast<std::int64_t>(n);
+  ++tl_memory.sized_frees;
+  tl_memory.live_bytes -= static_cast<std::int64_t>(n);
 }
 
-inline constexpr std::size_t pool_granule = 16;
-inline constexpr std::size_t pool_max_block = 1024;
-inline constexpr std::size_t pool_classes = pool_max_block / pool_granule + 1;
+/// Counts a block of size class \p cls: a constant in pool_new, so this is
+/// an increment at a fixed address and the live-bytes update.
+ASYNCSHIFT_COUNT_INLINE void note_class_alloc(std::size_t cls) noexcept {
+  ++tl_memory.class_allocs[cls];
+  note_live(static_cast<std::int64_t>(cls * pool_granule));
+}
+ASYNCSHIFT_COUNT_INLINE void note_class_free(std::size_t cls) noexcept {
+  ++tl_memory.class_frees[cls];
+  tl_memory.live_bytes -= static_cast<std::int64_t>(cls * pool_granule);
+}
 
 struct pool_state {
   void* free[pool_classes];
@@ -97,7 +148,10 @@ constinit inline thread_local pool_state tl_pool{};
 /// Allocates \p n bytes, 16-byte aligned, from this thread's pool.
 ASYNCSHIFT_POOL_INLINE void* pool_allocate(std::size_t n) {
 #ifdef ASYNCSHIFT_NO_POOL
-  note_alloc(n <= pool_max_block ? (n + pool_granule - 1) / pool_granule * pool_granule : n);
+  if (n <= pool_max_block)
+    note_class_alloc((n + pool_granule - 1) / pool_granule);
+  else
+    note_alloc(n);
   if (void* p = std::malloc(n ? n : 1)) return p;
   throw std::bad_alloc();
 #endif
@@ -108,7 +162,7 @@ ASYNCSHIFT_POOL_INLINE void* pool_allocate(std::size_t n) {
     return big;
   }
   const std::size_t cls = (n + pool_granule - 1) / pool_granule;
-  note_alloc(cls * pool_granule);
+  note_class_alloc(cls);
   void* p = tl_pool.free[cls];
   if (p) [[likely]] {
     tl_pool.free[cls] = *static_cast<void**>(p);
@@ -120,7 +174,10 @@ ASYNCSHIFT_POOL_INLINE void* pool_allocate(std::size_t n) {
 /// Returns a block of \p n bytes (the size it was allocated with).
 ASYNCSHIFT_POOL_INLINE void pool_deallocate(void* p, std::size_t n) noexcept {
 #ifdef ASYNCSHIFT_NO_POOL
-  note_free(n <= pool_max_block ? (n + pool_granule - 1) / pool_granule * pool_granule : n);
+  if (n <= pool_max_block)
+    note_class_free((n + pool_granule - 1) / pool_granule);
+  else
+    note_free(n);
   std::free(p);
   return;
 #endif
@@ -130,7 +187,7 @@ ASYNCSHIFT_POOL_INLINE void pool_deallocate(void* p, std::size_t n) noexcept {
     return;
   }
   const std::size_t cls = (n + pool_granule - 1) / pool_granule;
-  note_free(cls * pool_granule);
+  note_class_free(cls);
   *static_cast<void**>(p) = tl_pool.free[cls];
   tl_pool.free[cls] = p;
 }
