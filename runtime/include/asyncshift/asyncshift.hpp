@@ -8,6 +8,7 @@
 #include "asyncshift/fanout.hpp"
 #include "asyncshift/future.hpp"
 #include "asyncshift/loop.hpp"
+#include "asyncshift/on_error.hpp"
 #include "asyncshift/promise.hpp"
 #include "asyncshift/promisify.hpp"
 #include "asyncshift/result.hpp"

@@ -182,6 +182,32 @@ using handler_for = typename callback_t<T>::handler_type;
 template <class T>
 using handler_ops_for = std::conditional_t<std::is_void_v<T>, handler_ops<>, handler_ops<T>>;
 
+/// Starts an operation that delivers into the state \p s (a handler that
+/// counts its references): \p start gets a callback owning one new reference
+/// to \p s. If \p start throws, \p fail(error) is called (after the callback
+/// may have delivered already: \p fail must then do nothing).
+template <class T, class State, class F, class Fail>
+void start_operation(State* s, F& start, Fail&& fail) {
+  using callback_type = callback_t<T>;
+  s->add_ref(); // the callback's reference
+  callback_type cb = callback_type::adopt_raw(reinterpret_cast<std::uintptr_t>(static_cast<handler_for<T>*>(s)));
+  auto go = [&] {
+    if constexpr (std::is_invocable_v<F&, callback_type&&>)
+      start(std::move(cb));
+    else
+      start(cb);
+  };
+  if constexpr (std::is_nothrow_invocable_v<F&, callback_type&&>) {
+    go();
+  } else {
+    try {
+      go();
+    } catch (...) {
+      fail(error_from_current_exception());
+    }
+  }
+}
+
 } // namespace detail
 
 } // namespace asyncshift

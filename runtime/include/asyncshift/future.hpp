@@ -27,6 +27,7 @@
 #include "asyncshift/detail/outcome.hpp"
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/error.hpp"
+#include "asyncshift/on_error.hpp"
 #include "asyncshift/result.hpp"
 
 #include <cassert>
@@ -180,6 +181,39 @@ public:
 private:
   static void destroy(handler_for<T>* h) noexcept { pool_delete(static_cast<basic_future_state*>(h)); }
   static constexpr handler_ops_for<T> ops_ = future_state_ops<T, future_state<T>>(&destroy);
+};
+
+/// A future settled by a callback, with a cleanup that runs, inline, when
+/// the callback reports an error, before the future fails (on_error).
+template <class T, class G>
+class cleanup_future_state final : public future_state<T> {
+public:
+  explicit cleanup_future_state(G g) : future_state<T>(&ops_), cleanup_(std::move(g)) {}
+
+  template <class... V>
+  static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
+    auto* s = static_cast<cleanup_future_state*>(h);
+    if (e) {
+      s->fail(std::move(e));
+    } else if (s->pending()) {
+      s->cleanup_.drop();
+      s->set_value(static_cast<V&&>(v)...);
+      s->deliver();
+    }
+  }
+  /// Fails (unless ready already): the cleanup first.
+  void fail(error e) {
+    if (!this->pending()) return;
+    cleanup_.fail(e);
+    this->set_error(std::move(e));
+    this->deliver();
+  }
+
+private:
+  static void destroy(handler_for<T>* h) noexcept { pool_delete(static_cast<cleanup_future_state*>(h)); }
+  static constexpr handler_ops_for<T> ops_ = future_state_ops<T, cleanup_future_state>(&destroy);
+
+  cleanup_slot<G> cleanup_;
 };
 
 template <class F>
@@ -703,30 +737,25 @@ future<U> future<T>::chain(OnValue&& on_value, OnError&& on_error) && {
 /// future fails (unless already ready).
 template <class T = void, class F>
 future<T> make_future(F&& start) {
-  using state = detail::basic_future_state<T>;
-  using callback_type = detail::callback_t<T>;
-  auto* s = detail::pool_new<state>();
+  auto* s = detail::pool_new<detail::basic_future_state<T>>();
   future<T> f(s);
-  s->add_ref(); // the callback's reference
-  callback_type cb = callback_type::adopt_raw(reinterpret_cast<std::uintptr_t>(static_cast<detail::handler_for<T>*>(s)));
-  auto go = [&] {
-    if constexpr (std::is_invocable_v<F&, callback_type&&>)
-      start(std::move(cb));
-    else
-      start(cb);
-  };
-  if constexpr (std::is_nothrow_invocable_v<F&, callback_type&&>) {
-    go();
-  } else {
-    try {
-      go();
-    } catch (...) {
-      if (s->pending()) {
-        s->set_error(error_from_current_exception());
-        s->deliver();
-      }
+  detail::start_operation<T>(s, start, [s](error e) {
+    if (s->pending()) {
+      s->set_error(std::move(e));
+      s->deliver();
     }
-  }
+  });
+  return f;
+}
+
+/// As above, and \p cleanup (made by on_error) runs when the operation
+/// fails, inline, before the future fails: `make_future(start).tap_error(f)`
+/// without a second state.
+template <class T = void, class F, class G>
+future<T> make_future(F&& start, on_error_cleanup<G> cleanup) {
+  auto* s = detail::pool_new<detail::cleanup_future_state<T, G>>(std::move(cleanup.f));
+  future<T> f(s);
+  detail::start_operation<T>(s, start, [s](error e) { s->fail(std::move(e)); });
   return f;
 }
 

@@ -30,6 +30,7 @@
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/error.hpp"
 #include "asyncshift/loop.hpp"
+#include "asyncshift/on_error.hpp"
 #include "asyncshift/result.hpp"
 
 #include <cassert>
@@ -310,6 +311,36 @@ public:
 private:
   static void destroy(handler_for<T>* h) noexcept { pool_delete(static_cast<basic_promise_state*>(h)); }
   static constexpr handler_ops_for<T> ops_ = state_ops<T, promise_state<T>>(&destroy);
+};
+
+/// A promise settled by a callback, with a cleanup that runs, inline, when
+/// the callback reports an error, before the promise rejects (on_error).
+template <class T, class G>
+class cleanup_promise_state final : public promise_state<T> {
+public:
+  explicit cleanup_promise_state(G g) : promise_state<T>(&ops_), cleanup_(std::move(g)) {}
+
+  template <class... V>
+  static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
+    auto* s = static_cast<cleanup_promise_state*>(h);
+    if (e) {
+      s->fail(std::move(e));
+    } else {
+      s->cleanup_.drop();
+      s->fulfill(static_cast<V&&>(v)...);
+    }
+  }
+  /// Fails (unless settled already): the cleanup first.
+  void fail(error e) noexcept {
+    cleanup_.fail(e);
+    this->reject(std::move(e));
+  }
+
+private:
+  static void destroy(handler_for<T>* h) noexcept { pool_delete(static_cast<cleanup_promise_state*>(h)); }
+  static constexpr handler_ops_for<T> ops_ = state_ops<T, cleanup_promise_state>(&destroy);
+
+  cleanup_slot<G> cleanup_;
 };
 
 /// tap_error's handler: sees the error, which then passes on unchanged.
@@ -943,27 +974,20 @@ private:
 /// settles. If \p start throws, the promise rejects (unless already settled).
 template <class T = void, class F>
 promise<T> make_promise(F&& start) {
-  using state = detail::basic_promise_state<T>;
-  using callback_type = detail::callback_t<T>;
-  auto* s = detail::pool_new<state>();
+  auto* s = detail::pool_new<detail::basic_promise_state<T>>();
   promise<T> p(s);
-  s->add_ref(); // the callback's reference
-  callback_type cb = callback_type::adopt_raw(reinterpret_cast<std::uintptr_t>(static_cast<detail::handler_for<T>*>(s)));
-  auto go = [&] {
-    if constexpr (std::is_invocable_v<F&, callback_type&&>)
-      start(std::move(cb));
-    else
-      start(cb);
-  };
-  if constexpr (std::is_nothrow_invocable_v<F&, callback_type&&>) {
-    go();
-  } else {
-    try {
-      go();
-    } catch (...) {
-      s->reject(error_from_current_exception());
-    }
-  }
+  detail::start_operation<T>(s, start, [s](error e) { s->reject(std::move(e)); });
+  return p;
+}
+
+/// As above, and \p cleanup (made by on_error) runs when the operation
+/// fails, inline, before the promise rejects: `make_promise(start).tap_error(f)`
+/// without a second state and a microtask.
+template <class T = void, class F, class G>
+promise<T> make_promise(F&& start, on_error_cleanup<G> cleanup) {
+  auto* s = detail::pool_new<detail::cleanup_promise_state<T, G>>(std::move(cleanup.f));
+  promise<T> p(s);
+  detail::start_operation<T>(s, start, [s](error e) { s->fail(std::move(e)); });
   return p;
 }
 

@@ -348,3 +348,60 @@ TEST(future, settle_in_a_chain_gives_the_outcome_as_a_value) {
   l.run();
   EXPECT_EQ(value, 3);
 }
+
+// make_future(start, on_error(cleanup)): what the tool prints for
+// `if (err) { cleanup; return done(err); }`.
+
+TEST(future, on_error_runs_the_cleanup_before_the_future_fails) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::string> order;
+  std::string msg;
+  make_future<int>([&](auto cb) { failing_op_after(l, ms, "io failed", cb); }, on_error([&](const error& e) {
+                     EXPECT_EQ(e.message(), "io failed");
+                     order.push_back("cleanup");
+                   }))
+      .then([](int) { ADD_FAILURE() << "must stay failed"; },
+            [&](error e) {
+              order.push_back("failed");
+              msg = e.message();
+            });
+  l.run();
+  EXPECT_EQ(order, (std::vector<std::string>{"cleanup", "failed"}));
+  EXPECT_EQ(msg, "io failed");
+}
+
+TEST(future, on_error_cleanup_never_runs_on_success_and_is_freed_when_the_op_completes) {
+  loop l(clock_kind::virtual_time);
+  counted::reset();
+  int got = 0;
+  const auto before = live_objects();
+  {
+    auto f = make_future<int>([&](auto cb) { op_after(l, ms, 5, cb); },
+                              on_error([c = counted(1)] { ADD_FAILURE() << "no error"; }));
+    l.run();
+    EXPECT_EQ(counted::active(), 0) << "the cleanup's captures go when the op completes, not with the future";
+    std::move(f).then([&](int v) { got = v; });
+  }
+  EXPECT_EQ(got, 5);
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(future, on_error_cleanup_of_a_synchronous_failure_runs_once_and_a_throwing_one_replaces_the_error) {
+  loop l(clock_kind::virtual_time);
+  int cleanups = 0;
+  auto f = make_future<int>([](auto cb) { cb(error("at once")); }, on_error([&] {
+                              ++cleanups;
+                              throw std::runtime_error("cleanup failed");
+                            }));
+  EXPECT_EQ(cleanups, 1);
+  ASSERT_TRUE(f.is_ready());
+  EXPECT_EQ(f.get_error().message(), "cleanup failed");
+}
+
+TEST(future, on_error_cleanup_runs_when_start_throws) {
+  loop l(clock_kind::virtual_time);
+  int cleanups = 0;
+  auto f = make_future<int>([](auto) -> void { throw std::runtime_error("start failed"); }, on_error([&] { ++cleanups; }));
+  EXPECT_EQ(cleanups, 1);
+  EXPECT_EQ(f.get_error().message(), "start failed");
+}

@@ -642,3 +642,75 @@ TEST(promise_stack, a_rejection_crossing_a_million_thens_without_error_handlers_
   }
   EXPECT_EQ(live_objects(), before);
 }
+
+// make_promise(start, on_error(cleanup)): what the tool prints for
+// `if (err) { cleanup; return done(err); }`.
+
+TEST(promise, on_error_runs_the_cleanup_inline_before_the_promise_rejects) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::string> order;
+  std::string msg;
+  make_promise<int>([&](auto cb) { failing_op_after(l, ms, "io failed", cb); }, on_error([&](const error& e) {
+                      EXPECT_EQ(e.message(), "io failed");
+                      order.push_back("cleanup");
+                    }))
+      .then([](int) { ADD_FAILURE() << "must stay rejected"; },
+            [&](error e) {
+              order.push_back("rejected");
+              msg = e.message();
+            });
+  l.run();
+  EXPECT_EQ(order, (std::vector<std::string>{"cleanup", "rejected"}));
+  EXPECT_EQ(msg, "io failed");
+}
+
+TEST(promise, on_error_cleanup_of_a_synchronous_failure_runs_before_make_promise_returns) {
+  loop l(clock_kind::virtual_time);
+  int cleanups = 0;
+  auto p = make_promise<int>([](auto cb) { cb(error("at once")); }, on_error([&] { ++cleanups; }));
+  EXPECT_EQ(cleanups, 1) << "inline, as in the callback original; tap_error would wait for a microtask";
+  EXPECT_TRUE(p.is_rejected());
+  p.catch_error([](error) { return 0; });
+  l.run();
+}
+
+TEST(promise, on_error_cleanup_never_runs_on_success_and_is_freed_when_the_op_completes) {
+  loop l(clock_kind::virtual_time);
+  counted::reset();
+  int got = 0;
+  {
+    auto p = make_promise<int>([&](auto cb) { op_after(l, ms, 5, cb); },
+                               on_error([c = counted(1)](const error&) { ADD_FAILURE() << "no error"; }));
+    l.run();
+    EXPECT_EQ(counted::active(), 0) << "the cleanup's captures go when the op completes, not with the promise";
+    p.then([&](int v) { got = v; });
+    l.run();
+  }
+  EXPECT_EQ(got, 5);
+}
+
+TEST(promise, on_error_cleanup_that_throws_rejects_with_its_exception) {
+  loop l(clock_kind::virtual_time);
+  std::string msg;
+  make_promise<int>([](auto cb) { cb(error("io failed")); }, on_error([] { throw std::runtime_error("cleanup failed"); }))
+      .catch_error([&](error e) {
+        msg = e.message();
+        return 0;
+      });
+  l.run();
+  EXPECT_EQ(msg, "cleanup failed");
+}
+
+TEST(promise, on_error_cleanup_runs_when_start_throws) {
+  loop l(clock_kind::virtual_time);
+  int cleanups = 0;
+  std::string msg;
+  make_promise<int>([](auto) -> void { throw std::runtime_error("start failed"); }, on_error([&] { ++cleanups; }))
+      .catch_error([&](error e) {
+        msg = e.message();
+        return 0;
+      });
+  l.run();
+  EXPECT_EQ(cleanups, 1);
+  EXPECT_EQ(msg, "start failed");
+}
