@@ -15,7 +15,8 @@
 // ordinary local or a by-copy capture, as in the callback original.
 //
 // Errors travel as rejections: a check that only cleans up and propagates
-// becomes `.tap_error(cleanup)` on the call's promise, or disappears; a
+// becomes `asyncshift::on_error(cleanup)` beside a leaf call's start
+// (`.tap_error(cleanup)` on a converted callee's promise), or disappears; a
 // continuation that reads its error gets the settled outcome as a value.
 // Completions with an error inside a step throw (a handler that throws
 // rejects), which keeps every step's return type about values.
@@ -118,6 +119,10 @@ private:
   std::string renderStep(Step &St, ChainBuild &Chain);
   std::string returnValue(const Ctx &C, const std::string &Value);
   std::string promiseOf(const AsyncCallNode &A);
+  /// Whether A's promise is made here (make_promise of a leaf call).
+  bool isLeafHead(const AsyncCallNode &A) const;
+  /// make_promise of leaf call A, with \p MoreArgs after the start lambda.
+  std::string leafHead(const AsyncCallNode &A, const std::string &MoreArgs);
   std::string declareLocal(VarId V, const std::string &Type, const std::string &Init);
   std::string syncText(const SyncNode &N);
   std::string combinatorHead(const Combinator &K);
@@ -263,8 +268,14 @@ std::string ChainLowering::promiseOf(const AsyncCallNode &A) {
     return combinatorHead(*A.Comb);
   if (A.CalleeConverted)
     return text(A.WithoutHandler);
+  return leafHead(A, "");
+}
+
+bool ChainLowering::isLeafHead(const AsyncCallNode &A) const { return !A.Comb && !A.CalleeConverted; }
+
+std::string ChainLowering::leafHead(const AsyncCallNode &A, const std::string &MoreArgs) {
   return S.make(A.ValueType) + "[&](auto " + CallbackName + ") { " + text(A.Prefix) + CallbackName + text(A.Suffix) +
-         "; })";
+         "; }" + MoreArgs + ")";
 }
 
 /// A declaration of \p V initialised by \p Init: a local, or a state field.
@@ -407,7 +418,15 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
     std::string Body;
     for (const SyncNode *N : Cleanup)
       Body += text(N->Code) + "\n";
-    Head += ".tap_error(" + capture() + "(const asyncshift::error &) {\n" + Body + "})";
+    std::string Tap = capture() + "(const asyncshift::error &) {\n" + Body + "}";
+    // A leaf's promise is made here: its cleanup goes with the operation
+    // (on_error runs it inline, as the original's `if (err)` did, with no
+    // second state). A converted function's or a combinator's promise is
+    // made elsewhere: tap it.
+    if (isLeafHead(A))
+      Head = leafHead(A, ", asyncshift::on_error(" + Tap + ")");
+    else
+      Head += ".tap_error(" + Tap + ")";
   }
   if (M != Mode::Propagate)
     Head = "asyncshift::settle(" + Head + ")";

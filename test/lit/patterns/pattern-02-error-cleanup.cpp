@@ -1,7 +1,9 @@
 // Pattern 2, error propagation: `if (err) return done(err);` disappears into
 // the error channel; `if (err) { cleanup; return done(err); }` (the cleanup
 // starts work that is not waited for) becomes one try/catch around the calls
-// that share it, a .tap_error on each call's promise, or stays a value check.
+// that share it, stays a value check, or goes with each call's promise:
+// asyncshift::on_error beside a leaf call's start (run inline when the call
+// fails, as the original does), .tap_error on a converted function's promise.
 // RUN: %strip %s > %t.cpp
 // RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp 2> %t.coro.err
 // RUN: count 0 < %t.coro.err
@@ -42,6 +44,16 @@ void transfer(connection conn, int from, int to, asyncshift::callback<> done) {
   });
 }
 
+void transfer_logged(connection conn, int from, int to, asyncshift::callback<> done) {
+  transfer(conn, from, to, [=](asyncshift::error err) {
+    if (err) {
+      log_line("transfer failed");
+      return done(err);
+    }
+    done({});
+  });
+}
+
 // ---- expected output
 // CORO-LABEL: asyncshift::task<> transfer(connection conn, int from, int to) {
 // CORO-NEXT: auto balance =
@@ -53,6 +65,14 @@ void transfer(connection conn, int from, int to, asyncshift::callback<> done) {
 // CORO-NEXT: } catch (const asyncshift::error_exception &) {
 // CORO-NEXT: conn.close();
 // CORO-NEXT: log_line("rolled back");
+// CORO-NEXT: throw;
+// CORO-NEXT: }
+// CORO-NEXT: }
+// CORO-LABEL: asyncshift::task<> transfer_logged(connection conn, int from, int to) {
+// CORO-NEXT: try {
+// CORO-NEXT: co_await transfer(conn, from, to);
+// CORO-NEXT: } catch (const asyncshift::error_exception &) {
+// CORO-NEXT: log_line("transfer failed");
 // CORO-NEXT: throw;
 // CORO-NEXT: }
 // CORO-NEXT: }
@@ -85,19 +105,24 @@ void transfer(connection conn, int from, int to, asyncshift::callback<> done) {
 // PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(from, cb); })
 // PROMISE-NEXT: .then([=](int balance) {
 // PROMISE-NEXT: return asyncshift::make_promise(
-// PROMISE-NEXT: [&](auto cb) { write_int(to, balance, cb); })
-// PROMISE-NEXT: .tap_error([=](const asyncshift::error &) {
+// PROMISE-NEXT: [&](auto cb) { write_int(to, balance, cb); },
+// PROMISE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // PROMISE-NEXT: conn.close();
 // PROMISE-NEXT: log_line("rolled back");
-// PROMISE-NEXT: });
+// PROMISE-NEXT: }));
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=] {
 // PROMISE-NEXT: return asyncshift::make_promise(
-// PROMISE-NEXT: [&](auto cb) { write_int(from, 0, cb); })
-// PROMISE-NEXT: .tap_error([=](const asyncshift::error &) {
+// PROMISE-NEXT: [&](auto cb) { write_int(from, 0, cb); },
+// PROMISE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // PROMISE-NEXT: conn.close();
 // PROMISE-NEXT: log_line("rolled back");
+// PROMISE-NEXT: }));
 // PROMISE-NEXT: });
+// PROMISE-NEXT: }
+// PROMISE-LABEL: asyncshift::promise<> transfer_logged(connection conn, int from, int to) {
+// PROMISE-NEXT: return transfer(conn, from, to).tap_error([=](const asyncshift::error &) {
+// PROMISE-NEXT: log_line("transfer failed");
 // PROMISE-NEXT: });
 // PROMISE-NEXT: }
 
@@ -105,17 +130,23 @@ void transfer(connection conn, int from, int to, asyncshift::callback<> done) {
 // FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(from, cb); })
 // FUTURE-NEXT: .then([=](int balance) {
 // FUTURE-NEXT: return asyncshift::make_future(
-// FUTURE-NEXT: [&](auto cb) { write_int(to, balance, cb); })
-// FUTURE-NEXT: .tap_error([=](const asyncshift::error &) {
+// FUTURE-NEXT: [&](auto cb) { write_int(to, balance, cb); },
+// FUTURE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // FUTURE-NEXT: conn.close();
 // FUTURE-NEXT: log_line("rolled back");
-// FUTURE-NEXT: });
+// FUTURE-NEXT: }));
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=] {
-// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) { write_int(from, 0, cb); })
-// FUTURE-NEXT: .tap_error([=](const asyncshift::error &) {
+// FUTURE-NEXT: return asyncshift::make_future(
+// FUTURE-NEXT: [&](auto cb) { write_int(from, 0, cb); },
+// FUTURE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // FUTURE-NEXT: conn.close();
 // FUTURE-NEXT: log_line("rolled back");
+// FUTURE-NEXT: }));
 // FUTURE-NEXT: });
+// FUTURE-NEXT: }
+// FUTURE-LABEL: asyncshift::future<> transfer_logged(connection conn, int from, int to) {
+// FUTURE-NEXT: return transfer(conn, from, to).tap_error([=](const asyncshift::error &) {
+// FUTURE-NEXT: log_line("transfer failed");
 // FUTURE-NEXT: });
 // FUTURE-NEXT: }
