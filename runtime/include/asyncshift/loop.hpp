@@ -58,6 +58,26 @@ struct runnable_fn final : timer_node {
   }
 };
 
+/// What the microtask queue holds a pointer to: fire(self) runs it, in
+/// context ctx. A promise reaction is one; queueing it stores one word.
+struct microtask_node {
+  void (*fire)(void* self) = nullptr;
+  context* ctx = nullptr;
+};
+
+/// A microtask made from a function and its argument (queue_microtask(fn, data)).
+struct fn_microtask final : microtask_node {
+  void (*fn)(void*) = nullptr;
+  void* data = nullptr;
+  static void run(void* self) {
+    auto* me = static_cast<fn_microtask*>(self);
+    void (*f)(void*) = me->fn;
+    void* d = me->data;
+    pool_delete(me);
+    f(d);
+  }
+};
+
 /// Intrusive FIFO of runnables.
 struct runnable_fifo {
   runnable* head = nullptr;
@@ -153,9 +173,18 @@ public:
   /// Queues \p fn(data) to run with context \p ctx (a promise reaction runs
   /// in the context its `then` was called in, as with AsyncLocalStorage).
   void queue_microtask(void (*fn)(void*), void* data, context* ctx) {
+    auto* m = detail::pool_new<detail::fn_microtask>();
+    m->fire = &detail::fn_microtask::run;
+    m->ctx = ctx;
+    m->fn = fn;
+    m->data = data;
+    queue_microtask(m);
+  }
+  /// Queues \p m (its fire and ctx set); it must stay alive until it runs.
+  void queue_microtask(detail::microtask_node* m) {
     if (micro_count_ == micro_mask_ + 1) [[unlikely]] // full (or not made yet: mask + 1 == 0)
       grow_microtasks();
-    micro_data_[(micro_head_ + micro_count_) & micro_mask_] = {fn, data, ctx};
+    micro_data_[(micro_head_ + micro_count_) & micro_mask_] = m;
     ++micro_count_;
   }
 
@@ -222,11 +251,11 @@ public:
   /// Runs every queued microtask, including those they queue.
   void drain_microtasks() {
     while (micro_count_ != 0) {
-      microtask m = micro_data_[micro_head_];
+      detail::microtask_node* m = micro_data_[micro_head_];
       micro_head_ = (micro_head_ + 1) & micro_mask_;
       --micro_count_;
-      detail::tl_context = m.ctx;
-      m.fn(m.data);
+      detail::tl_context = m->ctx;
+      m->fire(m);
     }
   }
 
@@ -234,11 +263,6 @@ private:
   struct fallback_tag {};
   loop(clock_kind clock, fallback_tag) : clock_(clock), epoch_(std::chrono::steady_clock::now()), fallback_(true) {}
 
-  struct microtask {
-    void (*fn)(void*);
-    void* data;
-    context* ctx;
-  };
   struct rejection_watch {
     void* state;
     bool (*check)(void*, bool);
@@ -365,7 +389,7 @@ private:
   }
 
   void grow_microtasks() {
-    std::vector<microtask> bigger(micro_.empty() ? 1024 : micro_.size() * 2);
+    std::vector<detail::microtask_node*> bigger(micro_.empty() ? 1024 : micro_.size() * 2);
     for (std::size_t i = 0; i < micro_count_; ++i) bigger[i] = micro_[(micro_head_ + i) & micro_mask_];
     micro_ = std::move(bigger);
     micro_head_ = 0;
@@ -384,8 +408,8 @@ private:
 
   // A ring buffer: its data and size - 1 are kept beside the vector, so that
   // a push or a pop does not recompute the size (a division) every time.
-  std::vector<microtask> micro_;
-  microtask* micro_data_ = nullptr;
+  std::vector<detail::microtask_node*> micro_;
+  detail::microtask_node** micro_data_ = nullptr;
   std::size_t micro_mask_ = SIZE_MAX; // size - 1; SIZE_MAX while empty
   std::size_t micro_head_ = 0;
   std::size_t micro_count_ = 0;

@@ -86,13 +86,11 @@ using promise_of_t = typename promise_of<std::remove_cvref_t<R>>::type;
 /// reference. If the state dies unsettled, `fire` is called synchronously
 /// with source == nullptr. (`next` links the state's pending reactions; a
 /// reaction leaves the list before it gets a source, so they share a word.)
-struct promise_reaction {
+struct promise_reaction : microtask_node {
   union {
     promise_reaction* next = nullptr;
     void* source;
   };
-  void (*fire)(void* self) = nullptr;
-  context* ctx = nullptr;
 };
 
 /// A state whose status is this follows `target`: it adopted that pending
@@ -253,7 +251,7 @@ private:
   void schedule(promise_reaction* r) {
     add_ref();
     r->source = this;
-    loop::current().queue_microtask(r->fire, r, r->ctx);
+    loop::current().queue_microtask(r);
   }
 
   void flush() {
