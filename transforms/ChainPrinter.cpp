@@ -264,11 +264,9 @@ std::string ChainLowering::text(const Text &T) {
 }
 
 std::string ChainLowering::promiseOf(const AsyncCallNode &A) {
-  if (A.Comb)
-    return combinatorHead(*A.Comb);
-  if (A.CalleeConverted)
-    return text(A.WithoutHandler);
-  return leafHead(A, "");
+  if (isLeafHead(A))
+    return leafHead(A, "");
+  return A.Comb ? combinatorHead(*A.Comb) : text(A.WithoutHandler);
 }
 
 bool ChainLowering::isLeafHead(const AsyncCallNode &A) const { return !A.Comb && !A.CalleeConverted; }
