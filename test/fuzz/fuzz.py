@@ -71,11 +71,22 @@ class Toolchain:
         with self.slots:
             return run(cmd, timeout, env)
 
+    def newest_input(self, source):
+        """The newest mtime among \p source and the headers it can include (the
+        runtime's and the harness's): an object older than a header it was
+        built from may disagree with new code on a layout."""
+        newest = os.path.getmtime(source)
+        for top in (self.include, self.harness):
+            for d, _, files in os.walk(top):
+                for f in files:
+                    newest = max(newest, os.path.getmtime(os.path.join(d, f)))
+        return newest
+
     def prebuilt(self, source):
         obj = os.path.join(self.objdir, os.path.basename(source) + ".o")
         stamp = obj + ".flags"
         key = " ".join([self.cxx] + self.cxxflags)
-        if (os.path.exists(obj) and os.path.getmtime(obj) >= os.path.getmtime(source)
+        if (os.path.exists(obj) and os.path.getmtime(obj) >= self.newest_input(source)
                 and os.path.exists(stamp) and open(stamp).read() == key):
             return obj
         r = self.heavy([self.cxx] + self.cxxflags + ["-I", self.include, "-I", self.harness, "-c", source, "-o", obj],
