@@ -13,7 +13,7 @@ BUILD ?= build
 CMAKE_BUILD_TYPE ?= Release
 CMAKE_FLAGS ?=
 
-.PHONY: all deps bench-deps configure build test bench clean help fuzz fuzz-tool
+.PHONY: all deps bench-deps bench-configure configure build test bench clean help fuzz fuzz-tool
 
 all: build
 
@@ -40,7 +40,13 @@ build: configure
 test: build
 	@scripts/run-tests.sh $(BUILD)
 
-bench: bench-deps configure
+# Configures again (a second) after bench-deps: the peers whose packages it
+# has just installed (Asio, Boost.Thread) are found only by a new configure,
+# and a build/ made by `make test` was configured before they existed.
+bench-configure: bench-deps configure
+	@cmake -S . -B $(BUILD) >/dev/null
+
+bench: bench-configure
 	@cmake --build $(BUILD) --target asyncshift_bench
 	@python3 scripts/bench.py --build-dir $(BUILD) $(BENCH_FLAGS)
 
@@ -73,7 +79,7 @@ test-sanitize: configure
 # Instructions per execution from callgrind (valgrind), both compilers: the
 # overhead numbers that repeat exactly on a shared machine (docs/bench.md).
 .PHONY: bench-instructions
-bench-instructions: bench-deps configure
+bench-instructions: bench-configure
 	@cmake --build $(BUILD) --target asyncshift_bench
 	@python3 scripts/bench-instructions.py --build-dir $(BUILD) $(BENCH_FLAGS)
 
