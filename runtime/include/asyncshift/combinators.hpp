@@ -31,12 +31,14 @@ struct branch_sink;
 /// Shared state of one parallel() call; freed when the last branch reports.
 template <class T>
 struct parallel_join {
+  explicit parallel_join(std::size_t count) : n(count), sinks(count) {}
+
   std::size_t n;
   std::size_t reported = 0;
   bool finished = false;
   std::vector<T> values;
   callback<std::vector<T>> done;
-  std::unique_ptr<branch_sink<T>[]> sinks;
+  pooled_array<branch_sink<T>> sinks;
 
   void report(std::size_t i, error&& e, T&& v) {
     ++reported;
@@ -58,11 +60,13 @@ struct parallel_join {
 
 template <>
 struct parallel_join<void> {
+  explicit parallel_join(std::size_t count) : n(count), sinks(count) {}
+
   std::size_t n;
   std::size_t reported = 0;
   bool finished = false;
   callback<> done;
-  std::unique_ptr<branch_sink<void>[]> sinks;
+  pooled_array<branch_sink<void>> sinks;
 
   void report(std::size_t, error&& e) {
     ++reported;
@@ -109,11 +113,9 @@ void run_parallel(std::size_t n, F& branch, Done done) {
       done({}, std::vector<T>{});
     return;
   }
-  auto* join = new parallel_join<T>{};
-  join->n = n;
+  auto* join = new parallel_join<T>(n);
   if constexpr (!std::is_void_v<T>) join->values.resize(n);
   join->done = std::move(done);
-  join->sinks.reset(new branch_sink<T>[n]);
   // Keep our own pointers: a branch that completes synchronously may be the
   // last one and free the join before the loop ends.
   branch_sink<T>* sinks = join->sinks.get();

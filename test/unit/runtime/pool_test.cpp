@@ -68,3 +68,79 @@ TEST(pool, a_freed_block_is_reused_by_the_next_allocation_of_its_class) {
 #endif
   detail::pool_delete(b);
 }
+
+// ---- where the memory comes from -----------------------------------------------
+
+#if defined(__linux__) && !defined(ASYNCSHIFT_NO_POOL)
+
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <thread>
+
+#include <sys/resource.h>
+
+namespace {
+
+/// Whether the kernel gives transparent huge pages to memory advised for them.
+bool huge_pages_available() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  const std::string s((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return s.find("[always]") != std::string::npos || s.find("[madvise]") != std::string::npos;
+}
+
+long thread_minor_faults() {
+  rusage u{};
+  getrusage(RUSAGE_THREAD, &u);
+  return u.ru_minflt;
+}
+
+struct block64 {
+  block64* next;
+  char bytes[56];
+};
+
+} // namespace
+
+TEST(pool, a_thread_allocating_in_bulk_takes_one_fault_per_huge_page) {
+  if (!huge_pages_available()) GTEST_SKIP() << "transparent huge pages are off on this machine";
+  // A new thread: its pool has carved nothing yet.
+  long faults = 0;
+  std::thread([&] {
+    constexpr std::size_t bulk = 64u << 20; // 4x the threshold
+    const long before = thread_minor_faults();
+    block64* head = nullptr;
+    for (std::size_t i = 0; i < bulk / sizeof(block64); ++i) {
+      auto* b = detail::pool_new<block64>();
+      b->next = head; // touches every block
+      head = b;
+    }
+    faults = thread_minor_faults() - before;
+    while (head) {
+      block64* next = head->next;
+      detail::pool_delete(head);
+      head = next;
+    }
+  }).join();
+  // In 4 KB pages: 16,384 faults. The first 16 MB still come in 4 KB pages
+  // (4,096 faults), the other 48 MB in 2 MB pages (24 faults).
+  const long small_pages = static_cast<long>((64u << 20) / 4096);
+  EXPECT_LT(faults, small_pages / 3) << "faults: " << faults;
+  EXPECT_GE(faults, 16) << "the first 16 MB come in 4 KB pages";
+}
+
+TEST(pool, a_block_of_huge_pages_is_mapped_on_its_own_and_returned) {
+  constexpr std::size_t n = 8u << 20;
+  const detail::memory_counts before = detail::memory_snapshot();
+  const long faults_before = thread_minor_faults();
+  char* p = static_cast<char*>(detail::pool_allocate(n));
+  EXPECT_EQ(reinterpret_cast<std::uintptr_t>(p) % detail::huge_page_size, 0u) << "aligned to a huge page";
+  for (std::size_t i = 0; i < n; i += 4096) p[i] = 1;
+  const long faults = thread_minor_faults() - faults_before;
+  if (huge_pages_available()) EXPECT_LT(faults, 64) << "8 MB in 4 KB pages would be 2,048 faults";
+  EXPECT_EQ(detail::memory_snapshot().live_bytes - before.live_bytes, static_cast<std::int64_t>(n));
+  detail::pool_deallocate(p, n);
+  EXPECT_EQ(detail::memory_snapshot().live_bytes, before.live_bytes);
+}
+
+#endif
