@@ -104,10 +104,10 @@ struct block64 {
 
 TEST(pool, a_thread_allocating_in_bulk_takes_one_fault_per_huge_page) {
   if (!huge_pages_available()) GTEST_SKIP() << "transparent huge pages are off on this machine";
-  // A new thread: its pool has carved nothing yet.
+  // A new thread: its pool has no region yet.
   long faults = 0;
   std::thread([&] {
-    constexpr std::size_t bulk = 64u << 20; // 4x the threshold
+    constexpr std::size_t bulk = 64u << 20;
     const long before = thread_minor_faults();
     block64* head = nullptr;
     for (std::size_t i = 0; i < bulk / sizeof(block64); ++i) {
@@ -122,11 +122,10 @@ TEST(pool, a_thread_allocating_in_bulk_takes_one_fault_per_huge_page) {
       head = next;
     }
   }).join();
-  // In 4 KB pages: 16,384 faults. The first 16 MB still come in 4 KB pages
-  // (4,096 faults), the other 48 MB in 2 MB pages (24 faults).
+  // In 4 KB pages: 16,384 faults; in 2 MB pages: 32 (the kernel may fall
+  // back to small pages for a few, when it has no huge page free at once).
   const long small_pages = static_cast<long>((64u << 20) / 4096);
-  EXPECT_LT(faults, small_pages / 3) << "faults: " << faults;
-  EXPECT_GE(faults, 16) << "the first 16 MB come in 4 KB pages";
+  EXPECT_LT(faults, small_pages / 16) << "faults: " << faults;
 }
 
 TEST(pool, a_block_of_huge_pages_is_mapped_on_its_own_and_returned) {

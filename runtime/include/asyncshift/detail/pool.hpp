@@ -17,7 +17,7 @@
 #include <new>
 #include <type_traits>
 
-#if defined(__linux__)
+#if defined(__linux__) && !defined(ASYNCSHIFT_NO_HUGE_PAGES)
 #include <sys/mman.h>
 #define ASYNCSHIFT_HUGE_PAGES 1
 #endif
@@ -129,22 +129,22 @@ constinit inline thread_local pool_state tl_pool{};
 
 // ---- where memory comes from ---------------------------------------------------
 //
-// A thread's first chunks (and blocks too large for the pool) come from
-// malloc, in 4 KB pages, so a small program's resident memory stays tight.
-// Once the pool has carved bulk_threshold bytes on a thread, the thread is
-// allocating in bulk (a million-op fan-out, 100,000 executions in flight):
-// its chunks are then cut from 2 MB-aligned regions advised for transparent
-// huge pages, and blocks of 2 MB or more are mapped the same way, so touching
-// new memory costs one page fault per 2 MB instead of 512. On this kind of
-// machine a fault costs several microseconds: without this, page faults were
-// more than half the time of a fan-out's first run. Where the kernel gives
-// no huge pages (THP "never", or another OS) the regions are ordinary memory.
+// The pool's chunks are cut from 16 MB regions of address space, aligned to
+// 2 MB and advised for transparent huge pages, and blocks of 2 MB or more are
+// mapped the same way, one mapping each: touching new memory then costs one
+// page fault per 2 MB instead of 512. On these machines a fault costs several
+// microseconds, which is more than a whole doxbee execution's work: with 4 KB
+// pages, faults were about 90% of the CPU time of the seeds' run (10,000
+// executions) and most of a million-op fan-out's. The price: a thread that
+// allocates at all has 2 MB resident (one huge page) rather than a few 4 KB
+// pages, and resident memory grows in 2 MB steps. Where the kernel gives no
+// huge pages (THP "never") the regions are ordinary memory; on other systems,
+// or with ASYNCSHIFT_NO_HUGE_PAGES defined, chunks and large blocks come from
+// malloc.
 
 inline constexpr std::size_t huge_page_size = std::size_t{2} << 20;
-/// Bytes a thread's pool carves from malloc before it switches to regions.
-inline constexpr std::size_t bulk_threshold = std::size_t{16} << 20;
 /// The size of one region (reserved address space: only touched pages count).
-inline constexpr std::size_t bulk_region_size = std::size_t{16} << 20;
+inline constexpr std::size_t pool_region_size = std::size_t{16} << 20;
 
 /// Maps \p bytes (a multiple of huge_page_size) at a huge-page boundary,
 /// advised for huge pages; nullptr when the system says no.
@@ -175,36 +175,31 @@ inline void unmap_huge(void* p, std::size_t bytes) noexcept {
 #endif
 }
 
-/// A thread's supply of chunks: what it has carved so far, and the rest of
-/// its current region.
-struct chunk_source {
-  std::size_t carved = 0;
-  char* region_next = nullptr;
-  char* region_end = nullptr;
+/// The rest of a thread's current region.
+struct pool_region {
+  char* next = nullptr;
+  char* end = nullptr;
 };
 
-constinit inline thread_local chunk_source tl_chunks{};
+constinit inline thread_local pool_region tl_region{};
 
 /// A chunk of \p bytes (at most 64 KB) for the pool to carve; never returned.
 inline void* pool_chunk(std::size_t bytes) {
-  chunk_source& src = tl_chunks;
-  if (src.carved >= bulk_threshold) {
-    if (static_cast<std::size_t>(src.region_end - src.region_next) < bytes) {
-      // The rest of the old region (less than one chunk) is left unused.
-      if (void* region = map_huge(bulk_region_size)) {
-        src.region_next = static_cast<char*>(region);
-        src.region_end = src.region_next + bulk_region_size;
-      }
-    }
-    if (static_cast<std::size_t>(src.region_end - src.region_next) >= bytes) {
-      void* chunk = src.region_next;
-      src.region_next += bytes;
-      return chunk;
+  pool_region& r = tl_region;
+  if (static_cast<std::size_t>(r.end - r.next) < bytes) {
+    // The rest of the old region (less than one chunk) is left unused.
+    if (void* region = map_huge(pool_region_size)) {
+      r.next = static_cast<char*>(region);
+      r.end = r.next + pool_region_size;
     }
   }
-  void* chunk = std::malloc(bytes);
+  if (static_cast<std::size_t>(r.end - r.next) >= bytes) {
+    void* chunk = r.next;
+    r.next += bytes;
+    return chunk;
+  }
+  void* chunk = std::malloc(bytes); // no regions here
   if (!chunk) throw std::bad_alloc();
-  src.carved += bytes;
   return chunk;
 }
 
