@@ -1,11 +1,11 @@
 // Callback-style combinators: parallel and each_series (SPEC §3), and series
 // and waterfall in the manner of the caolan/async library.
 //
-// Each allocates one shared state per call and hands each branch or step a
-// borrowed callback pointing into it, so a fan-out of a million branches is
-// one allocation, not a million. The sequential ones run synchronously
-// completing steps in a loop (a trampoline), so a long series does not grow
-// the stack.
+// Each allocates one shared state per call (parallel's from the runtime's
+// pool) and hands each branch or step a borrowed callback pointing into it,
+// so a fan-out of a million branches is a few allocations, not a million. The
+// sequential ones run synchronously completing steps in a loop (a
+// trampoline), so a long series does not grow the stack.
 #pragma once
 
 #include "asyncshift/callback.hpp"
@@ -54,7 +54,7 @@ struct parallel_join {
         }
       }
     }
-    if (reported == n) delete this;
+    if (reported == n) pool_delete(this);
   }
 };
 
@@ -74,7 +74,7 @@ struct parallel_join<void> {
       finished = true;
       done(std::move(e));
     }
-    if (reported == n) delete this;
+    if (reported == n) pool_delete(this);
   }
 };
 
@@ -113,7 +113,7 @@ void run_parallel(std::size_t n, F& branch, Done done) {
       done({}, std::vector<T>{});
     return;
   }
-  auto* join = new parallel_join<T>(n);
+  auto* join = pool_new<parallel_join<T>>(n);
   if constexpr (!std::is_void_v<T>) join->values.resize(n);
   join->done = std::move(done);
   // Keep our own pointers: a branch that completes synchronously may be the
