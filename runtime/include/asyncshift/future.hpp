@@ -796,15 +796,8 @@ class future_join final : public future_state<all_values_t<T>> {
   using R = all_values_t<T>;
 
 public:
-  explicit future_join(std::size_t n) : future_state<R>(&ops_), n_(n), remaining_(n + 1) {
+  explicit future_join(std::size_t n) : future_state<R>(&ops_), n_(n), remaining_(n + 1), slots_(n) {
     if constexpr (!std::is_void_v<T>) values_.resize(n);
-    if (n) {
-      slots_ = static_cast<slot*>(pool_allocate(n * sizeof(slot)));
-      for (std::size_t i = 0; i < n; ++i) ::new (static_cast<void*>(slots_ + i)) slot{};
-    }
-  }
-  ~future_join() {
-    if (slots_) pool_deallocate(slots_, n_ * sizeof(slot));
   }
 
   static future<R> start(std::vector<future<T>>&& inputs) {
@@ -885,7 +878,7 @@ private:
 
   std::size_t n_;
   std::size_t remaining_;
-  slot* slots_ = nullptr;
+  pooled_array<slot> slots_;
   std::conditional_t<std::is_void_v<T>, empty_value, std::vector<std::optional<T>>> values_;
 };
 

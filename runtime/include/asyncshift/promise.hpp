@@ -584,16 +584,9 @@ class join_state final : public promise_state<join_result_t<T, M>> {
   using R = join_result_t<T, M>;
 
 public:
-  explicit join_state(std::size_t n) : promise_state<R>(&ops_), n_(n), remaining_(n) {
+  explicit join_state(std::size_t n) : promise_state<R>(&ops_), n_(n), remaining_(n), slots_(n) {
     if constexpr (M == join_mode::all && !std::is_void_v<T>) values_.resize(n);
     if constexpr (M == join_mode::all_settled) settled_.resize(n);
-    if (n != 0) {
-      slots_ = static_cast<slot*>(pool_allocate(n * sizeof(slot)));
-      for (std::size_t i = 0; i < n; ++i) ::new (static_cast<void*>(slots_ + i)) slot{};
-    }
-  }
-  ~join_state() {
-    if (slots_) pool_deallocate(slots_, n_ * sizeof(slot));
   }
 
   static promise<R> start(std::vector<promise<T>>&& inputs);
@@ -660,7 +653,7 @@ private:
 
   std::size_t n_;
   std::size_t remaining_;
-  slot* slots_ = nullptr;
+  pooled_array<slot> slots_;
   std::conditional_t<M == join_mode::all && !std::is_void_v<T>, std::vector<std::optional<T>>, empty_value> values_;
   std::conditional_t<M == join_mode::all_settled, std::vector<settled_t<T>>, empty_value> settled_;
 };

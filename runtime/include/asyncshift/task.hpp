@@ -438,22 +438,15 @@ class vector_join final : public task_join_base {
 public:
   using sink = task_join_sink<vector_join, V>;
 
-  explicit vector_join(std::size_t n) : task_join_base(n, &destroy), n_(n) {
+  explicit vector_join(std::size_t n) : task_join_base(n, &destroy), n_(n), sinks_(n) {
     if constexpr (!std::is_void_v<V>) values_.resize(n);
-    if (n) {
-      sinks_ = static_cast<sink*>(pool_allocate(n * sizeof(sink)));
-      for (std::size_t i = 0; i < n; ++i) {
-        ::new (static_cast<void*>(sinks_ + i)) sink();
-        sinks_[i].join = this;
-        sinks_[i].index = i;
-      }
+    for (std::size_t i = 0; i < n; ++i) {
+      sinks_[i].join = this;
+      sinks_[i].index = i;
     }
   }
-  ~vector_join() {
-    if (sinks_) pool_deallocate(sinks_, n_ * sizeof(sink));
-  }
 
-  sink* sinks() noexcept { return sinks_; }
+  sink* sinks() noexcept { return sinks_.get(); }
 
   template <class... A>
   void store(std::size_t i, A&&... a) {
@@ -474,7 +467,7 @@ private:
   static void destroy(task_join_base* j) noexcept { pool_delete(static_cast<vector_join*>(j)); }
 
   std::size_t n_;
-  sink* sinks_ = nullptr;
+  pooled_array<sink> sinks_;
   std::conditional_t<std::is_void_v<V>, empty_value, std::vector<std::optional<V>>> values_;
 };
 

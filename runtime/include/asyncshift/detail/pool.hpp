@@ -315,8 +315,9 @@ void pool_delete(T* p) noexcept {
   pool_deallocate(p, sizeof(T));
 }
 
-/// n value-initialised Ts in one pooled block (a fan-out's per-branch sinks):
-/// a large array comes from the same huge-page regions as the pool's chunks.
+/// n value-initialised Ts in one pooled block (the per-branch sinks and slots
+/// of parallel() and the when_all/all joins): a large array comes from the
+/// same huge-page regions as the pool's chunks.
 template <class T>
 class pooled_array {
 public:
@@ -333,6 +334,7 @@ public:
   }
 
   T* get() const noexcept { return p_; }
+  T& operator[](std::size_t i) const noexcept { return p_[i]; }
 
 private:
   T* p_ = nullptr;
