@@ -146,6 +146,11 @@ inline constexpr std::size_t huge_page_size = std::size_t{2} << 20;
 /// The size of one region (reserved address space: only touched pages count).
 inline constexpr std::size_t pool_region_size = std::size_t{16} << 20;
 
+/// \p n rounded up to a whole number of huge pages.
+constexpr std::uintptr_t round_to_huge_page(std::uintptr_t n) noexcept {
+  return (n + huge_page_size - 1) & ~std::uintptr_t{huge_page_size - 1};
+}
+
 /// Maps \p bytes (a multiple of huge_page_size) at a huge-page boundary,
 /// advised for huge pages; nullptr when the system says no.
 inline void* map_huge(std::size_t bytes) noexcept {
@@ -154,7 +159,7 @@ inline void* map_huge(std::size_t bytes) noexcept {
   void* raw = ::mmap(nullptr, reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return nullptr;
   const auto start = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t aligned = (start + huge_page_size - 1) & ~(huge_page_size - 1);
+  const std::uintptr_t aligned = round_to_huge_page(start);
   if (aligned != start) ::munmap(raw, aligned - start);
   const std::size_t tail = start + reserve - (aligned + bytes);
   if (tail) ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
@@ -163,15 +168,6 @@ inline void* map_huge(std::size_t bytes) noexcept {
 #else
   (void)bytes;
   return nullptr;
-#endif
-}
-
-inline void unmap_huge(void* p, std::size_t bytes) noexcept {
-#ifdef ASYNCSHIFT_HUGE_PAGES
-  ::munmap(p, bytes);
-#else
-  (void)p;
-  (void)bytes;
 #endif
 }
 
@@ -208,7 +204,7 @@ inline void* pool_chunk(std::size_t bytes) {
 inline void* big_allocate(std::size_t n) {
 #ifdef ASYNCSHIFT_HUGE_PAGES
   if (n >= huge_page_size) {
-    void* p = map_huge((n + huge_page_size - 1) & ~(huge_page_size - 1));
+    void* p = map_huge(round_to_huge_page(n));
     if (!p) throw std::bad_alloc();
     return p;
   }
@@ -218,10 +214,10 @@ inline void* big_allocate(std::size_t n) {
   return p;
 }
 
-inline void big_deallocate(void* p, std::size_t n) noexcept {
+inline void big_deallocate(void* p, [[maybe_unused]] std::size_t n) noexcept {
 #ifdef ASYNCSHIFT_HUGE_PAGES
   if (n >= huge_page_size) {
-    unmap_huge(p, (n + huge_page_size - 1) & ~(huge_page_size - 1));
+    ::munmap(p, round_to_huge_page(n));
     return;
   }
 #endif
