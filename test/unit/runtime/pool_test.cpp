@@ -78,7 +78,10 @@ TEST(pool, a_freed_block_is_reused_by_the_next_allocation_of_its_class) {
 #include <string>
 #include <thread>
 
+#include <sys/mman.h>
 #include <sys/resource.h>
+
+#include <cerrno>
 
 namespace {
 
@@ -145,6 +148,10 @@ TEST(pool, a_block_of_huge_pages_is_mapped_on_its_own_and_returned) {
   EXPECT_EQ(detail::memory_snapshot().live_bytes - before.live_bytes, static_cast<std::int64_t>(n));
   detail::pool_deallocate(p, n);
   EXPECT_EQ(detail::memory_snapshot().live_bytes, before.live_bytes);
+  // Returned to the system, not kept: the range is no longer mapped.
+  unsigned char resident = 0;
+  EXPECT_EQ(mincore(p, 4096, &resident), -1);
+  EXPECT_EQ(errno, ENOMEM) << "mincore on an unmapped page fails with ENOMEM";
 }
 
 #endif
