@@ -442,7 +442,7 @@ public:
         return result<T>(std::move(s.err));
     } else {
       if (!ok) [[unlikely]]
-        throw error_exception(std::move(s.err));
+        throw_error(std::move(s.err));
       if constexpr (!std::is_void_v<T>) return T(std::move(s.value));
     }
   }
@@ -571,7 +571,7 @@ public:
   T get() && {
     assert(s_ && is_ready() && "get() on a future that is not ready");
     future f = std::move(*this);
-    if (f.has_error()) throw error_exception(f.s_->err);
+    if (f.has_error()) throw_error(f.s_->err);
     if constexpr (!std::is_void_v<T>) return T(std::move(f.s_->value));
   }
   /// The error of a ready future (empty if it has a value).

@@ -692,7 +692,7 @@ public:
         return result<T>(error(s.err));
     } else {
       if (!ok) [[unlikely]]
-        throw error_exception(s.err);
+        throw_error(s.err);
       if constexpr (!std::is_void_v<T>) return s.unique() ? T(std::move(s.value)) : T(std::as_const(s.value));
     }
   }

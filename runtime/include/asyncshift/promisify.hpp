@@ -92,7 +92,7 @@ public:
 
   T await_resume() {
     if (state_ == state::has_error) [[unlikely]]
-      throw error_exception(std::move(err_));
+      throw_error(std::move(err_));
     if constexpr (!std::is_void_v<T>) return std::move(value_);
   }
 

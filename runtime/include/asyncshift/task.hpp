@@ -504,7 +504,7 @@ public:
       else
         return result<std::vector<V>>(error{}, join_->take_values());
     } else {
-      if (join_->failed()) throw error_exception(std::move(join_->failure()));
+      if (join_->failed()) throw_error(std::move(join_->failure()));
       return join_->take_values();
     }
   }
@@ -588,7 +588,7 @@ public:
       if (join_->failed()) return result<values_type>(std::move(join_->failure()));
       return result<values_type>(error{}, join_->take_values());
     } else {
-      if (join_->failed()) throw error_exception(std::move(join_->failure()));
+      if (join_->failed()) throw_error(std::move(join_->failure()));
       return join_->take_values();
     }
   }

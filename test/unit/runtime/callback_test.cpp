@@ -97,15 +97,3 @@ TEST(callback, calling_twice_is_caught_in_debug_builds) {
   cb({});
   EXPECT_DEATH(cb({}), "called twice");
 }
-
-TEST(error, success_is_default_and_failure_carries_its_message) {
-  error ok;
-  EXPECT_FALSE(ok);
-  EXPECT_EQ(ok.message(), "");
-  error bad("disk full");
-  EXPECT_TRUE(bad);
-  EXPECT_EQ(bad.message(), "disk full");
-  error copy = bad;
-  EXPECT_EQ(copy, bad);
-  EXPECT_FALSE(error() == bad);
-}
