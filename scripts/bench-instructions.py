@@ -17,6 +17,8 @@ clang, the same sources (the callback file and the generated files under
 build/bench/asyncshift/) are compiled here with clang++-19 -O3 -DNDEBUG into
 build/bench/clang/. The Asio peers have only the real clock; they are counted
 in a separate table at t=0 beside asyncshift's styles under the same clock.
+A third table per workload counts the error paths: the virtual clock with
+--e 0.1 (a tenth of the ops fail), where `coro` pays for C++ exceptions.
 
 Results: build/bench/instructions.json and .csv; the callgrind profiles stay
 in build/bench/callgrind/ for callgrind_annotate.
@@ -95,6 +97,14 @@ def clang_binary(clang, build_dir, workload, style, extra_sources=(), extra_flag
     return out
 
 
+def style_binary(compiler, clang, build_dir, bench_dir, workload, style, extra_flags=()):
+    """The benchmark binary of (workload, style): the CMake build's for gcc, built here for clang."""
+    if compiler == "gcc":
+        binary = os.path.join(bench_dir, "%s_%s" % (workload, style.replace("-", "_")))
+        return binary if os.path.exists(binary) else None
+    return clang_binary(clang, build_dir, workload, style, extra_flags=extra_flags)
+
+
 def callgrind(binary, args, profile):
     os.makedirs(os.path.dirname(profile), exist_ok=True)
     cmd = ["valgrind", "--tool=callgrind", "--toggle-collect=asyncshift_bench_measured_run",
@@ -113,20 +123,21 @@ def callgrind(binary, args, profile):
     return (int(m.group(1)), result), None
 
 
-def measure(binary, workload, style, compiler, params, out_dir, harness_too=True):
+def measure(binary, workload, style, compiler, params, out_dir, harness_too=True, profile_suffix=None):
     n = params["n"]
     args = bench.flags(params)
     tag = "%s/%s_%s" % (compiler, workload, style.replace("-", "_"))
-    got, err = callgrind(binary, args, os.path.join(out_dir, "callgrind", tag + "%s.out" % (
-        "" if params.get("clock") == "virtual" else ".real")))
+    if profile_suffix is None:
+        profile_suffix = "" if params.get("clock") == "virtual" else ".real"
+    profile = os.path.join(out_dir, "callgrind", tag + profile_suffix + ".out")
+    got, err = callgrind(binary, args, profile)
     if err:
         return {"workload": workload, "style": style, "compiler": compiler, "error": err}
     ir, result = got
     row = {"workload": workload, "style": style, "compiler": compiler, "n": n, "clock": params.get("clock"),
-           "t": params.get("t"), "ir_total": ir, "ir_per_exec": ir / n,
+           "t": params.get("t"), "e": params.get("e", 0), "ir_total": ir, "ir_per_exec": ir / n,
            "trace_digest": result.get("trace_digest") if result else None}
-    sums = breakdown(os.path.join(out_dir, "callgrind", tag + "%s.out" % (
-        "" if params.get("clock") == "virtual" else ".real")))
+    sums = breakdown(profile)
     if sums:
         row["breakdown_per_exec"] = {k: v / n for k, v in sums.items()}
     if harness_too:
@@ -242,6 +253,7 @@ def main():
 
     start = time.monotonic()
     virtual = {"n": args.n, "t": 1, "p": 25, "clock": "virtual"}
+    errors = dict(virtual, e=0.1)
     real0 = {"n": args.n, "t": 0, "p": 25, "clock": "real"}
     all_rows = []
     outputs = []
@@ -249,11 +261,7 @@ def main():
         rows = []
         for compiler in compilers:
             for style in STYLES:
-                if compiler == "gcc":
-                    binary = os.path.join(bench_dir, "%s_%s" % (workload, style.replace("-", "_")))
-                    binary = binary if os.path.exists(binary) else None
-                else:
-                    binary = clang_binary(clang, args.build_dir, workload, style)
+                binary = style_binary(compiler, clang, args.build_dir, bench_dir, workload, style)
                 if not binary:
                     continue
                 sys.stderr.write("bench-instructions: %s %s %s (%.0f s)\n" % (
@@ -264,17 +272,34 @@ def main():
                 workload, args.n, virtual["p"]), rows, compilers, TARGETS.get(workload)))
             all_rows.extend(rows)
 
+        # The error paths (doxbee-sequential-errors): a tenth of the ops fail.
+        # Where a failure is a C++ exception (`coro`), this is the count that
+        # shows what a throw costs.
+        rows = []
+        for compiler in compilers:
+            for style in STYLES:
+                binary = style_binary(compiler, clang, args.build_dir, bench_dir, workload, style)
+                if not binary:
+                    continue
+                sys.stderr.write("bench-instructions: %s %s %s, e=%g (%.0f s)\n" % (
+                    compiler, workload, style, errors["e"], time.monotonic() - start))
+                rows.append(measure(binary, workload, style, compiler, errors, bench_dir, harness_too=False,
+                                    profile_suffix=".errors"))
+        if rows:
+            outputs.append(table("%s: instructions per execution, %d executions, virtual clock, p=%d, "
+                                 "likelihood of rejection %g" % (workload, args.n, errors["p"], errors["e"]),
+                                 rows, compilers, None))
+            for r in rows:
+                r["table"] = "errors"
+            all_rows.extend(rows)
+
         # Beside the Asio peers: the real clock with t=0 (timers due at once; no sleeping).
         if workload == "doxbee":
             rows = []
             for compiler in compilers:
                 for style in STYLES + bench.ASIO_STYLES:
-                    if compiler == "gcc":
-                        binary = os.path.join(bench_dir, "%s_%s" % (workload, style.replace("-", "_")))
-                        binary = binary if os.path.exists(binary) else None
-                    else:
-                        extra = ASIO_FLAGS if style.startswith("asio") else []
-                        binary = clang_binary(clang, args.build_dir, workload, style, extra_flags=extra)
+                    extra = ASIO_FLAGS if style.startswith("asio") else []
+                    binary = style_binary(compiler, clang, args.build_dir, bench_dir, workload, style, extra)
                     if not binary:
                         continue
                     sys.stderr.write("bench-instructions: %s %s %s, real clock (%.0f s)\n" % (
@@ -288,7 +313,7 @@ def main():
                 all_rows.extend(rows)
 
     families = [f for f, _ in FAMILIES] + ["style"]
-    broken = [r for r in all_rows if r.get("breakdown_per_exec") and r.get("table") != "real-t0"
+    broken = [r for r in all_rows if r.get("breakdown_per_exec") and r.get("table") not in ("real-t0", "errors")
               and r["compiler"] == compilers[0]]
     if broken:
         lines = ["where the instructions go (%s, virtual clock, Ir per execution by function family; code "
@@ -318,7 +343,7 @@ def main():
     with open(os.path.join(bench_dir, "instructions.json"), "w") as f:
         json.dump({"schema_version": 1, "context": ctx, "rows": all_rows}, f, indent=1)
     with open(os.path.join(bench_dir, "instructions.csv"), "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=["table", "workload", "style", "compiler", "n", "clock", "t", "ir_total",
+        w = csv.DictWriter(f, fieldnames=["table", "workload", "style", "compiler", "n", "clock", "t", "e", "ir_total",
                                           "ir_per_exec", "harness_ir_per_exec", "trace_digest", "error"],
                            extrasaction="ignore")
         w.writeheader()
