@@ -53,8 +53,10 @@ public:
 protected:
   enum class mode : std::uint8_t { none, awaited, detached };
 
+  // Inlined always: g++ otherwise calls it out of line from a large
+  // coroutine once its failure path grows (a call per finished task).
   template <class Promise>
-  static std::coroutine_handle<> on_final(std::coroutine_handle<Promise> h) noexcept {
+  ASYNCSHIFT_INLINE static std::coroutine_handle<> on_final(std::coroutine_handle<Promise> h) noexcept {
     Promise& p = h.promise();
     switch (p.mode_) {
     case mode::awaited:
