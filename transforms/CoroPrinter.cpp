@@ -156,6 +156,8 @@ private:
   void declareJoinVars(unsigned Target, CoList &Out);
   std::string awaitable(const AsyncCallNode &A);
   std::string whenAll(const Combinator &K);
+  std::string branchOf(const std::string &Count, const std::string &Lambda);
+  class HoistBranches;
   void lowerSeries(const AsyncCallNode &A, CoList &Out, const Ctx &C);
   void lowerLoop(const LoopNode &L, CoList &Out, const Ctx &C);
   void lowerRecur(const RecurNode &R, CoList &Out);
@@ -183,7 +185,42 @@ private:
   /// Async calls whose continuation only passes their outcome to a join: they
   /// take the join's error handling.
   std::map<const AsyncCallNode *, unsigned> Forwarders;
+  /// Declarations of when_all branch lambdas made for the await being
+  /// lowered, which go on the lines before it (see HoistBranches).
+  std::vector<std::string> BranchDecls;
   bool Failed = false;
+};
+
+/// g++ 12 destroys a lambda twice when the lambda is a temporary of a
+/// co_await expression, so its by-value captures (a std::string a parallel
+/// branch reads, say) would be freed twice: GCC bug, still in 12.2. A
+/// when_all's branch lambda is therefore a named local, declared on the line
+/// before the await and moved into it. While lowering one await this guard
+/// notes which declarations whenAll() makes, and puts them in front of the
+/// await's statement, the first one lowered into \p Out.
+class CoroLowering::HoistBranches {
+public:
+  HoistBranches(CoroLowering &L, CoList &Out) : L(L), Out(Out), First(Out.size()), Decls(L.BranchDecls.size()) {}
+  HoistBranches(const HoistBranches &) = delete;
+  HoistBranches &operator=(const HoistBranches &) = delete;
+  ~HoistBranches() {
+    std::string Prefix;
+    for (std::size_t I = Decls; I < L.BranchDecls.size(); ++I)
+      Prefix += L.BranchDecls[I] + "\n";
+    L.BranchDecls.resize(Decls);
+    if (Prefix.empty() || First >= Out.size())
+      return;
+    CoStmt &St = Out[First];
+    St.Text = Prefix + St.Text;
+    if (!St.OnErrorText.empty())
+      St.OnErrorText = Prefix + St.OnErrorText;
+  }
+
+private:
+  CoroLowering &L;
+  CoList &Out;
+  std::size_t First;
+  std::size_t Decls;
 };
 
 void CoroLowering::refuse(const char *Id, Loc Where, std::string Message) {
@@ -328,6 +365,7 @@ void CoroLowering::lowerRecur(const RecurNode &R, CoList &OutList) {
 }
 
 void CoroLowering::lowerForward(const AsyncCallNode &A, CoList &OutList, const Ctx &C) {
+  HoistBranches Hoist(*this, OutList);
   CoStmt St;
   St.K = CoStmt::Kind::Await;
   St.IsCoAwait = true;
@@ -367,6 +405,7 @@ void CoroLowering::lowerAwait(const AsyncCallNode &A, CoList &OutList, const Ctx
   if (A.Handler == AsyncCallNode::HandlerKind::Forward)
     return lowerForward(A, OutList, C);
 
+  HoistBranches Hoist(*this, OutList);
   const Continuation &Cont = A.Cont;
   ErrorHandling H = errorHandlingOf(A, Plan, Values);
   AwaitMode Mode = H.K == ErrorHandling::Kind::Propagate ? AwaitMode::Propagate
@@ -717,8 +756,8 @@ std::string CoroLowering::whenAll(const Combinator &K) {
         Op = (A->ValueType.empty() ? std::string("asyncshift::promisify(") : "asyncshift::promisify<" + A->ValueType + ">(") +
              "[=](auto " + CallbackName + ") { " + Names.render(A->Prefix) + CallbackName + Names.render(A->Suffix) + "; })";
       Names.pop();
-      return "asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType +
-             (Index.empty() ? "" : " " + Index) + ") {\nreturn " + Op + ";\n})";
+      return branchOf(Count, capture() + "(" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") {\nreturn " + Op +
+                                 ";\n}");
     }
   std::string Body = lowerNested(K.Body, K.ItemType, Ctx{});
   Names.pop();
@@ -728,8 +767,16 @@ std::string CoroLowering::whenAll(const Combinator &K) {
                               : "asyncshift::task<asyncshift::result<" + K.ItemType + ">>";
   else
     Task = K.ItemType.empty() ? "asyncshift::task<>" : "asyncshift::task<" + K.ItemType + ">";
-  return "asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") -> " +
-         Task + " {\n" + Body + "})";
+  return branchOf(Count, capture() + "(" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") -> " + Task + " {\n" +
+                             Body + "}");
+}
+
+/// `asyncshift::when_all(Count, std::move(branch))`, with `auto branch =
+/// Lambda;` noted for the line before the await (HoistBranches).
+std::string CoroLowering::branchOf(const std::string &Count, const std::string &Lambda) {
+  std::string Name = Names.fresh("branch");
+  BranchDecls.push_back("auto " + Name + " = " + Lambda + ";");
+  return "asyncshift::when_all(" + Count + ", std::move(" + Name + "))";
 }
 
 /// each_series(n, [=](std::size_t i, callback<> cb) {...}, ...): a for loop

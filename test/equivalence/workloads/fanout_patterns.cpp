@@ -1,10 +1,11 @@
 // SPEC §3 patterns 6 and 7 (fan-out/join and sequential loops), each with its
 // combinator and as the hand-written idiom, in callback style. The entry runs
-// pattern k % 4 for execution k; each style's trace digest must equal this
+// pattern k % 5 for execution k; each style's trace digest must equal this
 // file's, with and without injected failures.
 #include <asyncshift/bench.hpp>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 using asyncshift::callback;
@@ -55,6 +56,28 @@ void counter_read(std::int64_t seed, callback<std::vector<std::int64_t>> done) {
   }
 }
 
+/// Pattern 6 with branches that capture a std::string by value and read it
+/// after their op. g++ 12 destroys a lambda that is a temporary of a co_await
+/// expression twice, which freed such a capture twice (a crash in `coro` and
+/// `coro-values`) until the coroutine printer declared the branch first.
+void labelled_reads(std::int64_t seed, callback<std::int64_t> done) {
+  const std::string label = "a label long enough to live on the heap, #" + std::to_string(seed);
+  asyncshift::parallel<std::int64_t>(
+      2 + static_cast<std::size_t>(seed % 3),
+      [=](std::size_t i, callback<std::int64_t> got) {
+        fake::io("lab.read", seed + static_cast<std::int64_t>(i), [=](error err, std::int64_t v) {
+          if (err) return got(err);
+          got({}, v % 1000 + static_cast<std::int64_t>(label.size()));
+        });
+      },
+      [=](error err, std::vector<std::int64_t> values) {
+        if (err) return done(err);
+        std::int64_t sum = 0;
+        for (std::int64_t v : values) sum = sum * 7 + v;
+        done({}, sum);
+      });
+}
+
 /// Pattern 7 with asyncshift::each_series.
 void series(std::int64_t seed, callback<> done) {
   const std::size_t n = 2 + static_cast<std::size_t>(seed % 3);
@@ -94,6 +117,7 @@ void valued(int which, std::int64_t seed, callback<> done) {
     fake::io("result", v % 1000, [=](error err, std::int64_t) { done(err); });
   };
   if (which == 0) return parallel_sum(seed, finish);
+  if (which == 3) return labelled_reads(seed, finish);
   if (which == 1) {
     return counter_read(seed, [=](error err, std::vector<std::int64_t> values) {
       if (err) return finish(err, 0);
@@ -109,8 +133,8 @@ void valued(int which, std::int64_t seed, callback<> done) {
 
 void fanout_patterns(std::uint64_t k, callback<> done) {
   const auto seed = static_cast<std::int64_t>(k);
-  const int which = static_cast<int>(k % 4);
-  if (which == 3) return series(seed, done);
+  const int which = static_cast<int>(k % 5);
+  if (which == 4) return series(seed, done);
   valued(which, seed, done);
 }
 

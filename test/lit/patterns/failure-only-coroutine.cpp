@@ -72,6 +72,5 @@ void series_then_fail(std::size_t n, asyncshift::callback<std::vector<int>> done
 // CORO-LABEL: series_then_fail(std::size_t n) {
 // CORO: [=](std::size_t i) -> asyncshift::task<int> {
 // CORO: } catch (const asyncshift::error_exception &) {
-// CORO: throw asyncshift::error_exception(
-// CORO-NEXT: asyncshift::error("after the series"));
+// CORO: throw asyncshift::error_exception(asyncshift::error("after the series"));
 // CORO-NEXT: co_await std::suspend_never{}; // a coroutine: fails its task, not its

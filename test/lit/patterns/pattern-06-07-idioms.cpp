@@ -77,24 +77,23 @@ void count_up(int n, asyncshift::callback<int> done) {
 // CORO-NEXT: if (n == 0) {
 // CORO-NEXT: co_return {};
 // CORO-NEXT: }
+// CORO-NEXT: auto branch = [=](std::size_t i) {
+// CORO-NEXT: return asyncshift::promisify<int>(
+// CORO-NEXT: [=](auto cb) { read_int(static_cast<int>(i), cb); });
+// CORO-NEXT: };
 // CORO-NEXT: auto results = co_await asyncshift::on_error(
-// CORO-NEXT: asyncshift::when_all(n,
-// CORO-NEXT: [=](std::size_t i) {
-// CORO-NEXT: return asyncshift::promisify<int>([=](auto cb) {
-// CORO-NEXT: read_int(static_cast<int>(i), cb);
-// CORO-NEXT: });
-// CORO-NEXT: }),
-// CORO-NEXT: [&] { log_line("failed"); });
+// CORO-NEXT: asyncshift::when_all(n, std::move(branch)), [&] { log_line("failed"); });
 // CORO-NEXT: co_return results;
 // CORO-NEXT: }
 // CORO-LABEL: asyncshift::task<> write_all(std::size_t n) {
 // CORO-NEXT: if (n == 0) {
 // CORO-NEXT: co_return;
 // CORO-NEXT: }
-// CORO-NEXT: co_await asyncshift::when_all(n, [=](std::size_t i) {
+// CORO-NEXT: auto branch = [=](std::size_t i) {
 // CORO-NEXT: return asyncshift::promisify(
 // CORO-NEXT: [=](auto cb) { write_int(static_cast<int>(i), 1, cb); });
-// CORO-NEXT: });
+// CORO-NEXT: };
+// CORO-NEXT: co_await asyncshift::when_all(n, std::move(branch));
 // CORO-NEXT: log_line("all written");
 // CORO-NEXT: }
 // CORO-LABEL: asyncshift::task<int> count_up(int n) {
@@ -117,11 +116,12 @@ void count_up(int n, asyncshift::callback<int> done) {
 // CORO_VALUES-NEXT: if (n == 0) {
 // CORO_VALUES-NEXT: co_return {{[{][{]}}}, {}};
 // CORO_VALUES-NEXT: }
-// CORO_VALUES-NEXT: auto [err, results] =
-// CORO_VALUES-NEXT: co_await asyncshift::settle(asyncshift::when_all(n, [=](std::size_t i) {
+// CORO_VALUES-NEXT: auto branch = [=](std::size_t i) {
 // CORO_VALUES-NEXT: return asyncshift::promisify<int>(
 // CORO_VALUES-NEXT: [=](auto cb) { read_int(static_cast<int>(i), cb); });
-// CORO_VALUES-NEXT: }));
+// CORO_VALUES-NEXT: };
+// CORO_VALUES-NEXT: auto [err, results] =
+// CORO_VALUES-NEXT: co_await asyncshift::settle(asyncshift::when_all(n, std::move(branch)));
 // CORO_VALUES-NEXT: if (err) {
 // CORO_VALUES-NEXT: log_line("failed");
 // CORO_VALUES-NEXT: co_return err;
@@ -132,11 +132,12 @@ void count_up(int n, asyncshift::callback<int> done) {
 // CORO_VALUES-NEXT: if (n == 0) {
 // CORO_VALUES-NEXT: co_return {};
 // CORO_VALUES-NEXT: }
-// CORO_VALUES-NEXT: auto err =
-// CORO_VALUES-NEXT: co_await asyncshift::settle(asyncshift::when_all(n, [=](std::size_t i) {
+// CORO_VALUES-NEXT: auto branch = [=](std::size_t i) {
 // CORO_VALUES-NEXT: return asyncshift::promisify(
 // CORO_VALUES-NEXT: [=](auto cb) { write_int(static_cast<int>(i), 1, cb); });
-// CORO_VALUES-NEXT: }));
+// CORO_VALUES-NEXT: };
+// CORO_VALUES-NEXT: auto err =
+// CORO_VALUES-NEXT: co_await asyncshift::settle(asyncshift::when_all(n, std::move(branch)));
 // CORO_VALUES-NEXT: if (err) {
 // CORO_VALUES-NEXT: co_return err;
 // CORO_VALUES-NEXT: }

@@ -75,15 +75,16 @@ void fan(int n, asyncshift::callback<int> done) {
 // CORO-NEXT: }
 // CORO-NEXT: }
 // CORO-LABEL: asyncshift::task<int> fan(int n) {
-// CORO-NEXT: auto values = co_await asyncshift::when_all(
-// CORO-NEXT: static_cast<std::size_t>(n), [=](std::size_t i) -> asyncshift::task<int> {
+// CORO-NEXT: auto branch = [=](std::size_t i) -> asyncshift::task<int> {
 // CORO-NEXT: auto v = co_await asyncshift::promisify<int>(
 // CORO-NEXT: [&](auto cb) { read_int(static_cast<int>(i), cb); });
 // CORO-NEXT: int doubled = v * 2;
 // CORO-NEXT: co_await asyncshift::promisify(
 // CORO-NEXT: [&](auto cb) { write_int(static_cast<int>(i), doubled, cb); });
 // CORO-NEXT: co_return doubled;
-// CORO-NEXT: });
+// CORO-NEXT: };
+// CORO-NEXT: auto values = co_await asyncshift::when_all(static_cast<std::size_t>(n),
+// CORO-NEXT: std::move(branch));
 // CORO-NEXT: int sum = 0;
 // CORO-NEXT: for (int v : values)
 // CORO-NEXT: sum += v;
@@ -112,8 +113,7 @@ void fan(int n, asyncshift::callback<int> done) {
 // CORO_VALUES-NEXT: co_return {};
 // CORO_VALUES-NEXT: }
 // CORO_VALUES-LABEL: asyncshift::task<asyncshift::result<int>> fan(int n) {
-// CORO_VALUES-NEXT: auto [err, values] = co_await asyncshift::settle(asyncshift::when_all(
-// CORO_VALUES-NEXT: static_cast<std::size_t>(n),
+// CORO_VALUES-NEXT: auto branch =
 // CORO_VALUES-NEXT: [=](std::size_t i) -> asyncshift::task<asyncshift::result<int>> {
 // CORO_VALUES-NEXT: auto [err, v] = co_await asyncshift::settle(asyncshift::promisify<int>(
 // CORO_VALUES-NEXT: [&](auto cb) { read_int(static_cast<int>(i), cb); }));
@@ -127,7 +127,9 @@ void fan(int n, asyncshift::callback<int> done) {
 // CORO_VALUES-NEXT: co_return err_2;
 // CORO_VALUES-NEXT: }
 // CORO_VALUES-NEXT: co_return {{[{][{]}}}, doubled};
-// CORO_VALUES-NEXT: }));
+// CORO_VALUES-NEXT: };
+// CORO_VALUES-NEXT: auto [err, values] = co_await asyncshift::settle(
+// CORO_VALUES-NEXT: asyncshift::when_all(static_cast<std::size_t>(n), std::move(branch)));
 // CORO_VALUES-NEXT: if (err) {
 // CORO_VALUES-NEXT: co_return err;
 // CORO_VALUES-NEXT: }
