@@ -60,19 +60,18 @@ template <class F>
 auto when_all(std::size_t n, F f) {
   using item = typename detail::fanout_item<std::invoke_result_t<F&, std::size_t>>::type;
   using item_callback = typename detail::callback_for<item>::type;
+  using values = detail::fanout_values_t<item>;
   auto owner = std::make_shared<F>(std::move(f));
-  return promisify<detail::fanout_values_t<item>>([owner, n](auto done) {
-    auto branch = [owner](std::size_t i, item_callback cb) {
-      // The branch's callback holds the lambda until the branch has ended.
-      if constexpr (std::is_void_v<item>)
-        start((*owner)(i), [owner, cb](error e) { cb(std::move(e)); });
-      else
-        start((*owner)(i), [owner, cb](error e, item v) { cb(std::move(e), std::move(v)); });
-    };
-    if constexpr (std::is_void_v<item>)
-      parallel(n, branch, std::move(done));
-    else
-      parallel<item>(n, branch, std::move(done));
+  return promisify<values>([owner, n](auto done) {
+    // Each branch task completes its join slot directly (no callback block
+    // per branch). f stays alive in the one callback that parallel() holds
+    // until its last branch has reported, whatever happened first.
+    auto branch = [&owner](std::size_t i, item_callback cb) { start((*owner)(i), std::move(cb)); };
+    if constexpr (std::is_void_v<item>) {
+      parallel(n, branch, callback<>([owner, done](error e) { done(std::move(e)); }));
+    } else {
+      parallel<item>(n, branch, callback<values>([owner, done](error e, values v) { done(std::move(e), std::move(v)); }));
+    }
   });
 }
 
