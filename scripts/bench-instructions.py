@@ -257,16 +257,20 @@ def main():
     real0 = {"n": args.n, "t": 0, "p": 25, "clock": "real"}
     all_rows = []
     outputs = []
-    for workload in args.workloads:
+    def measure_styles(workload, params, what, **kw):
         rows = []
         for compiler in compilers:
             for style in STYLES:
                 binary = style_binary(compiler, clang, args.build_dir, bench_dir, workload, style)
                 if not binary:
                     continue
-                sys.stderr.write("bench-instructions: %s %s %s (%.0f s)\n" % (
-                    compiler, workload, style, time.monotonic() - start))
-                rows.append(measure(binary, workload, style, compiler, virtual, bench_dir))
+                sys.stderr.write("bench-instructions: %s %s %s%s (%.0f s)\n" % (
+                    compiler, workload, style, what, time.monotonic() - start))
+                rows.append(measure(binary, workload, style, compiler, params, bench_dir, **kw))
+        return rows
+
+    for workload in args.workloads:
+        rows = measure_styles(workload, virtual, "")
         if rows:
             outputs.append(table("%s: instructions per execution, %d executions, virtual clock, p=%d" % (
                 workload, args.n, virtual["p"]), rows, compilers, TARGETS.get(workload)))
@@ -275,16 +279,7 @@ def main():
         # The error paths (doxbee-sequential-errors): a tenth of the ops fail.
         # Where a failure is a C++ exception (`coro`), this is the count that
         # shows what a throw costs.
-        rows = []
-        for compiler in compilers:
-            for style in STYLES:
-                binary = style_binary(compiler, clang, args.build_dir, bench_dir, workload, style)
-                if not binary:
-                    continue
-                sys.stderr.write("bench-instructions: %s %s %s, e=%g (%.0f s)\n" % (
-                    compiler, workload, style, errors["e"], time.monotonic() - start))
-                rows.append(measure(binary, workload, style, compiler, errors, bench_dir, harness_too=False,
-                                    profile_suffix=".errors"))
+        rows = measure_styles(workload, errors, ", e=%g" % errors["e"], harness_too=False, profile_suffix=".errors")
         if rows:
             outputs.append(table("%s: instructions per execution, %d executions, virtual clock, p=%d, "
                                  "likelihood of rejection %g" % (workload, args.n, errors["p"], errors["e"]),

@@ -3,6 +3,7 @@
 // that are lambda coroutines (their captures live in the lambda, not in the
 // frames) and branches that are one promisify'd operation each.
 #include "counted.hpp"
+#include "sleep_for.hpp"
 
 #include <asyncshift/fanout.hpp>
 #include <asyncshift/loop.hpp>
@@ -15,16 +16,8 @@
 using namespace asyncshift;
 using asyncshift::test::counted;
 using asyncshift::test::live_objects;
-
-namespace {
-
-constexpr std::int64_t ms = 1'000'000;
-
-task<> sleep_for(loop& l, std::int64_t delay) {
-  co_await promisify([&l, delay](callback<> cb) { l.set_timeout(delay, [cb] { cb({}); }); });
-}
-
-} // namespace
+using asyncshift::test::ms;
+using asyncshift::test::sleep_for;
 
 TEST(fanout_when_all, task_branches_yield_their_values_in_index_order) {
   const auto before = live_objects();

@@ -2,6 +2,7 @@
 // completes the await, the other branches run to their end detached and free
 // their frames; plus task lifetimes and a million awaits without stack growth.
 #include "counted.hpp"
+#include "sleep_for.hpp"
 
 #include <asyncshift/future.hpp>
 #include <asyncshift/loop.hpp>
@@ -18,14 +19,10 @@
 using namespace asyncshift;
 using asyncshift::test::counted;
 using asyncshift::test::live_objects;
+using asyncshift::test::ms;
+using asyncshift::test::sleep_for;
 
 namespace {
-
-constexpr std::int64_t ms = 1'000'000;
-
-task<> sleep_for(loop& l, std::int64_t delay) {
-  co_await promisify([&l, delay](callback<> cb) { l.set_timeout(delay, [cb] { cb({}); }); });
-}
 
 task<int> value_after(loop& l, std::int64_t delay, int v, int* finished = nullptr) {
   if (delay) co_await sleep_for(l, delay);
