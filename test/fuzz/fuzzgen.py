@@ -54,7 +54,7 @@ def cont_params(t, value_name, err_name="err"):
 
 
 class Scope:
-    """Variables visible at a point: name -> kind ('i64', 'idx', 'int', 'vec')."""
+    """Variables visible at a point: name -> kind ('i64', 'idx', 'int', 'str', 'vec')."""
 
     def __init__(self, vars=None):
         self.vars = dict(vars or {})
@@ -66,7 +66,7 @@ class Scope:
         self.vars[name] = kind
 
     def numeric(self):
-        return [n for n, k in self.vars.items() if k in ("i64", "idx", "int")]
+        return [n for n, k in self.vars.items() if k in ("i64", "idx", "int", "str")]
 
 
 class Expr:
@@ -90,6 +90,8 @@ class Expr:
             return "static_cast<std::int64_t>(%s)" % name
         if kind == "int":
             return "static_cast<std::int64_t>(%s)" % name
+        if kind == "str":
+            return "static_cast<std::int64_t>(%s.size())" % name
         return None
 
     def render(self, scope):
@@ -176,6 +178,20 @@ class Decl:
     def render(self, ctx, out):
         out.append("%sstd::int64_t %s = %s;" % (ctx.pad(), self.name, self.expr.render(ctx.scope)))
         ctx.scope.add(self.name, "i64")
+
+
+class StrDecl:
+    """`std::string NAME = "..." + std::to_string(EXPR) + "...";`: a variable with a destructor (its
+    text is long enough to live on the heap), read through its size. Continuations and branches
+    that read it capture it by value: what a program holding only integers never does."""
+
+    def __init__(self, name, expr):
+        self.name, self.expr = name, expr
+
+    def render(self, ctx, out):
+        out.append('%sstd::string %s = "text of %s, on the heap: " + std::to_string(%s) + ".";' % (
+            ctx.pad(), self.name, self.name, self.expr.render(ctx.scope)))
+        ctx.scope.add(self.name, "str")
 
 
 class SyncLoop:
@@ -663,6 +679,7 @@ PRELUDE = """#include <asyncshift/bench.hpp>
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace fake = asyncshift::fake;
@@ -719,10 +736,14 @@ class Gen:
         "parallel": 2, "series": 2, "counter": 2, "recur": 2,
     }
 
-    def __init__(self, rng, prefix, size):
+    def __init__(self, rng, prefix, size, strings=False):
         self.rng = rng
         self.prefix = prefix
         self.budget = size
+        # With strings, some declarations are std::strings (StrDecl). Off, no
+        # random number is drawn for it: every seed gives the programs it gave
+        # before the option existed.
+        self.strings = strings
         self.uid = 0
         self.ops = 0
 
@@ -766,7 +787,11 @@ class Gen:
         out = []
         for _ in range(r.randint(0, max_n)):
             c = r.random()
-            if c < 0.55:
+            if c < 0.55 and self.strings and r.random() < 0.4:
+                name = self.fresh("t")
+                out.append(StrDecl(name, self.expr(scope)))
+                scope.add(name, "str")
+            elif c < 0.55:
                 name = self.fresh("a")
                 out.append(Decl(name, self.expr(scope)))
                 scope.add(name, "i64")
@@ -1010,10 +1035,10 @@ class Gen:
         return Program(self.prefix, funcs, leaves, annotated)
 
 
-def generate_program(seed, index, size):
+def generate_program(seed, index, size, strings=False):
     """Program number `index` of the run seeded with `seed`; deterministic."""
     rng = random.Random("%d:%d" % (seed, index))
-    g = Gen(rng, "p%d" % index, size)
+    g = Gen(rng, "p%d" % index, size, strings)
     return g.program()
 
 
@@ -1043,7 +1068,7 @@ def _is_tail(v):
 
 
 def _is_sync(v):
-    return isinstance(v, (Decl, SyncLoop, Fold, FireForget, SyncLeafDecl))
+    return isinstance(v, (Decl, StrDecl, SyncLoop, Fold, FireForget, SyncLeafDecl))
 
 
 def _get(c, k):
@@ -1197,6 +1222,7 @@ if __name__ == "__main__":
     ap.add_argument("--n", type=int, default=3)
     ap.add_argument("--size", type=int, default=8)
     ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--strings", action="store_true", help="some variables are std::strings")
     a = ap.parse_args()
-    progs = [generate_program(a.seed, i, a.size) for i in range(a.first, a.first + a.n)]
+    progs = [generate_program(a.seed, i, a.size, a.strings) for i in range(a.first, a.first + a.n)]
     print(render_bundle(progs))
