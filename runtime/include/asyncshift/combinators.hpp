@@ -31,7 +31,7 @@ struct branch_sink;
 /// Shared state of one parallel() call; freed when the last branch reports.
 template <class T>
 struct parallel_join {
-  explicit parallel_join(std::size_t count) : n(count), sinks(count) {}
+  explicit parallel_join(std::size_t count) : n(count), sinks(indexed, count, this) {}
 
   std::size_t n;
   std::size_t reported = 0;
@@ -60,7 +60,7 @@ struct parallel_join {
 
 template <>
 struct parallel_join<void> {
-  explicit parallel_join(std::size_t count) : n(count), sinks(count) {}
+  explicit parallel_join(std::size_t count) : n(count), sinks(indexed, count, this) {}
 
   std::size_t n;
   std::size_t reported = 0;
@@ -88,7 +88,7 @@ struct branch_sink : handler<T> {
   }
   static void no_destroy(handler<T>*) noexcept {}
   static constexpr handler_ops<T> ops_{&deliver, &no_destroy};
-  branch_sink() : handler<T>{&ops_} {}
+  branch_sink(parallel_join<T>* j, std::size_t i) : handler<T>{&ops_}, join(j), index(i) {}
 };
 
 template <>
@@ -101,7 +101,7 @@ struct branch_sink<void> : handler<> {
   }
   static void no_destroy(handler<>*) noexcept {}
   static constexpr handler_ops<> ops_{&deliver, &no_destroy};
-  branch_sink() : handler<>{&ops_} {}
+  branch_sink(parallel_join<void>* j, std::size_t i) : handler<>{&ops_}, join(j), index(i) {}
 };
 
 template <class T, class F, class Done>
@@ -119,10 +119,6 @@ void run_parallel(std::size_t n, F& branch, Done done) {
   // Keep our own pointers: a branch that completes synchronously may be the
   // last one and free the join before the loop ends.
   branch_sink<T>* sinks = join->sinks.get();
-  for (std::size_t i = 0; i < n; ++i) {
-    sinks[i].join = join;
-    sinks[i].index = i;
-  }
   for (std::size_t i = 0; i < n; ++i) {
     using cb_type = std::conditional_t<std::is_void_v<T>, callback<>, callback<T>>;
     branch(i, cb_type::borrow(&sinks[i]));

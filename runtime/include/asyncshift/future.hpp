@@ -796,7 +796,7 @@ class future_join final : public future_state<all_values_t<T>> {
   using R = all_values_t<T>;
 
 public:
-  explicit future_join(std::size_t n) : future_state<R>(&ops_), n_(n), remaining_(n + 1), slots_(n) {
+  explicit future_join(std::size_t n) : future_state<R>(&ops_), n_(n), remaining_(n + 1), slots_(indexed, n, this) {
     if constexpr (!std::is_void_v<T>) values_.resize(n);
   }
 
@@ -813,9 +813,6 @@ public:
         continue;
       }
       slot& sl = j->slots_[i];
-      sl.join = j;
-      sl.index = i;
-      sl.fire = &fire_slot;
       sl.source = s;
       j->add_ref();
       s->cont = &sl;
@@ -827,8 +824,9 @@ public:
 
 private:
   struct slot : future_continuation {
-    future_join* join = nullptr;
-    std::size_t index = 0;
+    slot(future_join* j, std::size_t i) noexcept : future_continuation{&fire_slot, nullptr}, join(j), index(i) {}
+    future_join* join;
+    std::size_t index;
   };
 
   void report(std::size_t i, future_state<T>& s) {

@@ -584,7 +584,8 @@ class join_state final : public promise_state<join_result_t<T, M>> {
   using R = join_result_t<T, M>;
 
 public:
-  explicit join_state(std::size_t n) : promise_state<R>(&ops_), n_(n), remaining_(n), slots_(n) {
+  explicit join_state(std::size_t n)
+      : promise_state<R>(&ops_), n_(n), remaining_(n), slots_(indexed, n, this, current_context()) {
     if constexpr (M == join_mode::all && !std::is_void_v<T>) values_.resize(n);
     if constexpr (M == join_mode::all_settled) settled_.resize(n);
   }
@@ -593,8 +594,12 @@ public:
 
 private:
   struct slot : promise_reaction {
-    join_state* join = nullptr;
-    std::size_t index = 0;
+    slot(join_state* j, context* c, std::size_t i) noexcept : join(j), index(i) {
+      this->fire = &fire_slot;
+      this->ctx = c;
+    }
+    join_state* join;
+    std::size_t index;
   };
 
   static void fire_slot(void* p) {
@@ -908,14 +913,9 @@ promise<detail::join_result_t<T, M>> detail::join_state<T, M>::start(std::vector
     }
     return result; // race of nothing: pending forever
   }
-  context* ctx = current_context();
   for (std::size_t i = 0; i < n; ++i) {
     assert(inputs[i].valid() && "an empty promise in a combinator");
     slot& s = j->slots_[i];
-    s.join = j;
-    s.index = i;
-    s.fire = &fire_slot;
-    s.ctx = ctx;
     j->add_ref();
     inputs[i].state()->attach(&s);
   }

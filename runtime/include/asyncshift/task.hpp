@@ -411,6 +411,7 @@ struct task_join_sink : handler_for<V> {
   std::size_t index = 0;
 
   task_join_sink() noexcept : handler_for<V>{ops()} {}
+  task_join_sink(Join* j, std::size_t i) noexcept : handler_for<V>{ops()}, join(j), index(i) {}
 
   template <class... A>
   static void deliver(handler_for<V>* h, error&& e, A&&... a) {
@@ -440,12 +441,8 @@ class vector_join final : public task_join_base {
 public:
   using sink = task_join_sink<vector_join, V>;
 
-  explicit vector_join(std::size_t n) : task_join_base(n, &destroy), n_(n), sinks_(n) {
+  explicit vector_join(std::size_t n) : task_join_base(n, &destroy), n_(n), sinks_(indexed, n, this) {
     if constexpr (!std::is_void_v<V>) values_.resize(n);
-    for (std::size_t i = 0; i < n; ++i) {
-      sinks_[i].join = this;
-      sinks_[i].index = i;
-    }
   }
 
   sink* sinks() noexcept { return sinks_.get(); }

@@ -314,6 +314,12 @@ void pool_delete(T* p) noexcept {
 /// n value-initialised Ts in one pooled block (the per-branch sinks and slots
 /// of parallel() and the when_all/all joins): a large array comes from the
 /// same huge-page regions as the pool's chunks.
+/// Selects pooled_array's constructor that passes each element its index.
+struct indexed_t {
+  explicit indexed_t() = default;
+};
+inline constexpr indexed_t indexed{};
+
 template <class T>
 class pooled_array {
 public:
@@ -322,6 +328,16 @@ public:
     if (n_ == 0) return;
     p_ = static_cast<T*>(pool_allocate(n_ * sizeof(T)));
     for (std::size_t i = 0; i < n_; ++i) ::new (static_cast<void*>(p_ + i)) T();
+  }
+  /// Element i is T(a..., i): made with its final fields in one pass, where
+  /// value-initialising first and filling in after took two (and clang did
+  /// the first one field by field).
+  template <class... A>
+  pooled_array(indexed_t, std::size_t n, const A&... a) : n_(n) {
+    static_assert(std::is_trivially_destructible_v<T>, "the elements are not destroyed one by one");
+    if (n_ == 0) return;
+    p_ = static_cast<T*>(pool_allocate(n_ * sizeof(T)));
+    for (std::size_t i = 0; i < n_; ++i) ::new (static_cast<void*>(p_ + i)) T(a..., i);
   }
   pooled_array(const pooled_array&) = delete;
   pooled_array& operator=(const pooled_array&) = delete;
