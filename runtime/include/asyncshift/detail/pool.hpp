@@ -311,9 +311,9 @@ void pool_delete(T* p) noexcept {
   pool_deallocate(p, sizeof(T));
 }
 
-/// n value-initialised Ts in one pooled block (the per-branch sinks and slots
-/// of parallel() and the when_all/all joins): a large array comes from the
-/// same huge-page regions as the pool's chunks.
+/// n Ts in one pooled block, value-initialised or each made with its index
+/// (the per-branch sinks and slots of parallel() and the when_all/all joins):
+/// a large array comes from the same huge-page regions as the pool's chunks.
 /// Selects pooled_array's constructor that passes each element its index.
 struct indexed_t {
   explicit indexed_t() = default;
