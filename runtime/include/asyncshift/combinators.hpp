@@ -80,8 +80,8 @@ struct parallel_join<void> {
 
 template <class T>
 struct branch_sink : handler<T> {
-  parallel_join<T>* join = nullptr;
-  std::size_t index = 0;
+  parallel_join<T>* join;
+  std::size_t index;
   static void deliver(handler<T>* self, error&& e, T&& v) {
     auto* me = static_cast<branch_sink*>(self);
     me->join->report(me->index, std::move(e), std::move(v));
@@ -93,8 +93,8 @@ struct branch_sink : handler<T> {
 
 template <>
 struct branch_sink<void> : handler<> {
-  parallel_join<void>* join = nullptr;
-  std::size_t index = 0;
+  parallel_join<void>* join;
+  std::size_t index;
   static void deliver(handler<>* self, error&& e) {
     auto* me = static_cast<branch_sink*>(self);
     me->join->report(me->index, std::move(e));

@@ -311,27 +311,19 @@ void pool_delete(T* p) noexcept {
   pool_deallocate(p, sizeof(T));
 }
 
-/// n Ts in one pooled block, value-initialised or each made with its index
-/// (the per-branch sinks and slots of parallel() and the when_all/all joins):
-/// a large array comes from the same huge-page regions as the pool's chunks.
-/// Selects pooled_array's constructor that passes each element its index.
+/// Selects pooled_array's constructor (each element is made with its index).
 struct indexed_t {
   explicit indexed_t() = default;
 };
 inline constexpr indexed_t indexed{};
 
+/// n Ts in one pooled block, element i made as T(a..., i) (the per-branch
+/// sinks and slots of parallel() and the when_all/all joins, each made with
+/// its join and index in one pass): a large array comes from the same
+/// huge-page regions as the pool's chunks.
 template <class T>
 class pooled_array {
 public:
-  explicit pooled_array(std::size_t n) : n_(n) {
-    static_assert(std::is_trivially_destructible_v<T>, "the elements are not destroyed one by one");
-    if (n_ == 0) return;
-    p_ = static_cast<T*>(pool_allocate(n_ * sizeof(T)));
-    for (std::size_t i = 0; i < n_; ++i) ::new (static_cast<void*>(p_ + i)) T();
-  }
-  /// Element i is T(a..., i): made with its final fields in one pass, where
-  /// value-initialising first and filling in after took two (and clang did
-  /// the first one field by field).
   template <class... A>
   pooled_array(indexed_t, std::size_t n, const A&... a) : n_(n) {
     static_assert(std::is_trivially_destructible_v<T>, "the elements are not destroyed one by one");
