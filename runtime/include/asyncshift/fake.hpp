@@ -99,34 +99,54 @@ constexpr bool uses_value() {
     return true;
 }
 
-[[gnu::cold, gnu::noinline]] inline error injected_failure(const op_name& op, std::uint32_t ordinal) {
-  return error("injected failure: " + std::string(op.name()) + " #" + std::to_string(ordinal));
+/// The name of the op with id \p id (as interned by op_name).
+inline std::string_view name_of(std::uint32_t id) {
+  auto& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  return r.names[id];
+}
+
+/// What a failing op's error names: the op, and its ordinal among the
+/// execution's ops of that name.
+struct op_failure {
+  std::uint32_t op_id;
+  std::uint32_t ordinal;
+};
+
+[[gnu::cold, gnu::noinline]] inline error injected_failure(op_failure f) {
+  return error("injected failure: " + std::string(name_of(f.op_id)) + " #" + std::to_string(f.ordinal));
 }
 
 /// The timer node of one op: it owns the op's callback until it fires.
 /// `Deliver` maps the op's int64 value to what the callback carries.
+///
+/// 48 bytes, the smallest pool class that holds a timer node and a callback:
+/// every op of every style makes one, and a million-op fan-out has them all
+/// alive at once. So the node keeps no (op, arg): an op that succeeds holds
+/// the value it delivers (a function of op and arg alone, so computing it at
+/// the start changes nothing), one that fails holds what its error message
+/// names, and which of the two it is lives in `run` (fire or fire_failed).
 template <class Deliver, class... T>
 struct io_node final : asyncshift::detail::timer_node {
   callback<T...> cb;
-  const op_name* op;
-  std::int64_t arg;
-  std::uint32_t ordinal;
-  bool fail;
+  union {
+    std::int64_t value; // run == fire (set only when Deliver uses it)
+    op_failure failure; // run == fire_failed
+  };
 
   static void fire(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
     callback<T...> cb = std::move(me->cb);
-    const bool fail = me->fail;
-    const std::int64_t arg = me->arg;
-    const op_name* op = me->op;
-    const std::uint32_t ordinal = me->ordinal;
+    const std::int64_t value = uses_value<Deliver>() ? me->value : 0;
     asyncshift::detail::pool_delete(me);
-    if (fail) [[unlikely]]
-      cb(injected_failure(*op, ordinal));
-    else if constexpr (uses_value<Deliver>())
-      Deliver{}(cb, value_of(*op, arg)); // a function of (op, arg): when it is computed does not matter
-    else
-      Deliver{}(cb, 0);
+    Deliver{}(cb, value);
+  }
+  [[gnu::cold]] static void fire_failed(asyncshift::detail::runnable* self) {
+    auto* me = static_cast<io_node*>(self);
+    callback<T...> cb = std::move(me->cb);
+    const auto failure = me->failure;
+    asyncshift::detail::pool_delete(me);
+    cb(injected_failure(failure));
   }
 };
 
@@ -139,13 +159,16 @@ struct deliver_nothing {
 };
 
 /// Decides whether the \p ordinal-th op named \p op of execution \p k fails:
-/// a function of (seed, k, op, ordinal) only. Out of line: it runs only when
-/// failures are possible.
-[[gnu::noinline]] inline bool decide_failure(context* c, const op_name& op, std::uint32_t& ordinal) noexcept {
+/// a function of (seed, k, op, ordinal) only; if it does, says so in \p out
+/// (and leaves it alone otherwise). Out of line: it runs only when failures
+/// are possible.
+[[gnu::noinline]] inline bool decide_failure(context* c, const op_name& op, op_failure& out) noexcept {
   using asyncshift::detail::combine;
-  ordinal = c->next_ordinal(op.id());
+  const std::uint32_t ordinal = c->next_ordinal(op.id());
   const std::uint64_t h = asyncshift::detail::mix64(combine(combine(g_settings.seed, c->k), op.hash() ^ ordinal));
-  return h < g_fail_threshold;
+  if (h >= g_fail_threshold) return false;
+  out = {op.id(), ordinal};
+  return true;
 }
 
 /// The trace entry of one op: a hash of (start time, op, arg). The trace is
@@ -155,9 +178,9 @@ inline std::uint64_t trace_entry(std::int64_t t, const op_name& op, std::int64_t
   return asyncshift::detail::combine(op.hash() + static_cast<std::uint64_t>(t), static_cast<std::uint64_t>(arg));
 }
 
-/// Records the start of \p op in execution \p c (if any) and decides whether it fails.
-ASYNCSHIFT_INLINE bool start_op(context* c, std::int64_t now, const op_name& op, std::int64_t arg, std::uint32_t& ordinal) noexcept {
-  ordinal = 0;
+/// Records the start of \p op in execution \p c (if any) and decides whether
+/// it fails (filling in \p out only if it does).
+ASYNCSHIFT_INLINE bool start_op(context* c, std::int64_t now, const op_name& op, std::int64_t arg, op_failure& out) noexcept {
   if (!c) return false;
   c->trace += trace_entry(now - c->start_ns, op, arg);
   ++c->ops_started;
@@ -165,7 +188,7 @@ ASYNCSHIFT_INLINE bool start_op(context* c, std::int64_t now, const op_name& op,
   // possible, counting it would change nothing.
   if (g_fail_threshold == 0) [[likely]]
     return false;
-  return decide_failure(c, op, ordinal);
+  return decide_failure(c, op, out);
 }
 
 inline const op_name& intern(std::string_view op) {
@@ -184,14 +207,16 @@ inline const op_name& intern(std::string_view op) {
 /// `Deliver{}(cb, value)` on success. The building block of every fake op.
 template <class Deliver, class... T>
 void start_io(const op_name& op, std::int64_t arg, std::int64_t latency_ns, callback<T...> cb) {
-  auto* node = asyncshift::detail::pool_new<detail::io_node<Deliver, T...>>();
-  node->run = &detail::io_node<Deliver, T...>::fire;
+  using node_type = detail::io_node<Deliver, T...>;
+  static_assert(sizeof(node_type) <= 48, "an op's timer node outgrew its pool class");
+  auto* node = asyncshift::detail::pool_new<node_type>();
   node->cb = std::move(cb);
-  node->op = &op;
-  node->arg = arg;
   context* c = current_context();
   loop& l = loop::current();
-  node->fail = detail::start_op(c, l.now_ns(), op, arg, node->ordinal);
+  node->run = &node_type::fire;
+  if constexpr (detail::uses_value<Deliver>()) node->value = value_of(op, arg);
+  if (detail::start_op(c, l.now_ns(), op, arg, node->failure)) [[unlikely]] // the failure replaces the value
+    node->run = &node_type::fire_failed;
   l.schedule(node, latency_ns, c);
 }
 

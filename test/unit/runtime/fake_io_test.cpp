@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
 #include <vector>
 
 using namespace asyncshift;
@@ -122,4 +123,34 @@ TEST_F(io_fixture, the_trace_tells_apart_missing_extra_moved_and_swapped_ops) {
   EXPECT_NE(base, trace_of({{"x", 1, false}, {"y", 2, false}, {"z", 3, false}})) << "an op started at another time";
   EXPECT_NE(base, trace_of({{"x", 2, false}, {"y", 1, false}, {"z", 3, true}})) << "arguments swapped between ops";
   EXPECT_NE(base, trace_of({{"x", 1, false}, {"w", 2, false}, {"z", 3, true}})) << "another op with the same argument";
+}
+
+TEST_F(io_fixture, a_failed_op_names_itself_and_its_ordinal) {
+  fake::settings_t s;
+  s.error_rate = 1;
+  fake::configure(s);
+  context c;
+  std::vector<std::string> messages;
+  {
+    context_scope scope(&c);
+    for (int i = 0; i < 2; ++i)
+      fake::io("read", i, [&](error e, std::int64_t) { messages.push_back(e ? std::string(e.message()) : "ok"); });
+    fake::io("write", 9, callback<>([&](error e) { messages.push_back(e ? std::string(e.message()) : "ok"); }));
+  }
+  l.run();
+  EXPECT_EQ(messages, (std::vector<std::string>{"injected failure: read #0", "injected failure: read #1",
+                                                "injected failure: write #0"}));
+}
+
+TEST_F(io_fixture, a_pending_op_holds_one_48_byte_block) {
+  // Every op of every style makes one timer node, and a million-op fan-out
+  // keeps them all alive at once: 48 bytes is a timer node and a callback.
+  fake::configure({});
+  const auto start = asyncshift::detail::memory_snapshot();
+  fake::io(fake::detail::intern("read"), 1, callback<std::int64_t>{});
+  const auto pending = asyncshift::detail::memory_snapshot();
+  EXPECT_EQ(pending.live_bytes - start.live_bytes, 48);
+  EXPECT_EQ(pending.allocs - start.allocs, 1u);
+  l.run();
+  EXPECT_EQ(asyncshift::detail::memory_snapshot().live_bytes, start.live_bytes);
 }
