@@ -24,6 +24,7 @@
 #pragma once
 
 #include "asyncshift/callback.hpp"
+#include "asyncshift/detail/join_values.hpp"
 #include "asyncshift/detail/outcome.hpp"
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/error.hpp"
@@ -796,7 +797,7 @@ class future_join final : public future_state<all_values_t<T>> {
   using R = all_values_t<T>;
 
 public:
-  explicit future_join(std::size_t n) : future_state<R>(&ops_), n_(n), remaining_(n + 1), slots_(indexed, n, this) {
+  explicit future_join(std::size_t n) : future_state<R>(&ops_), remaining_(n + 1), slots_(indexed, n, this) {
     if constexpr (!std::is_void_v<T>) values_.resize(n);
   }
 
@@ -833,7 +834,7 @@ private:
     if (s.status == outcome_status::rejected) {
       if (this->pending()) this->set_error(std::move(s.err));
     } else if constexpr (!std::is_void_v<T>) {
-      values_[i].emplace(std::move(s.value));
+      values_.set(i, std::move(s.value));
     }
     count_down();
   }
@@ -842,10 +843,7 @@ private:
       if constexpr (std::is_void_v<T>) {
         this->set_value();
       } else {
-        std::vector<T> out;
-        out.reserve(n_);
-        for (auto& v : values_) out.push_back(std::move(*v));
-        this->set_value(std::move(out));
+        this->set_value(values_.take());
       }
     }
   }
@@ -874,10 +872,9 @@ private:
   static void destroy(handler_for<R>* h) noexcept { pool_delete(static_cast<future_join*>(h)); }
   static constexpr handler_ops_for<R> ops_ = future_state_ops<R, future_state<R>>(&destroy);
 
-  std::size_t n_;
   std::size_t remaining_;
   pooled_array<slot> slots_;
-  std::conditional_t<std::is_void_v<T>, empty_value, std::vector<std::optional<T>>> values_;
+  std::conditional_t<std::is_void_v<T>, empty_value, join_values<T>> values_;
 };
 
 /// The state of the variadic when_all(future<A>, future<B>, ...).

@@ -26,6 +26,7 @@
 
 #include "asyncshift/callback.hpp"
 #include "asyncshift/context.hpp"
+#include "asyncshift/detail/join_values.hpp"
 #include "asyncshift/detail/outcome.hpp"
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/error.hpp"
@@ -585,7 +586,7 @@ class join_state final : public promise_state<join_result_t<T, M>> {
 
 public:
   explicit join_state(std::size_t n)
-      : promise_state<R>(&ops_), n_(n), remaining_(n), slots_(indexed, n, this, current_context()) {
+      : promise_state<R>(&ops_), remaining_(n), slots_(indexed, n, this, current_context()) {
     if constexpr (M == join_mode::all && !std::is_void_v<T>) values_.resize(n);
     if constexpr (M == join_mode::all_settled) settled_.resize(n);
   }
@@ -621,15 +622,12 @@ private:
     const bool ok = src.status == outcome_status::fulfilled;
     if constexpr (M == join_mode::all) {
       if (!ok) return this->reject(error(src.err));
-      if constexpr (!std::is_void_v<T>) values_[i].emplace(src.unique() ? T(std::move(src.value)) : T(std::as_const(src.value)));
+      if constexpr (!std::is_void_v<T>) values_.set(i, src.unique() ? T(std::move(src.value)) : T(std::as_const(src.value)));
       if (--remaining_ == 0 && this->pending()) {
         if constexpr (std::is_void_v<T>) {
           this->fulfill();
         } else {
-          std::vector<T> out;
-          out.reserve(n_);
-          for (auto& v : values_) out.push_back(std::move(*v));
-          this->fulfill(std::move(out));
+          this->fulfill(values_.take());
         }
       }
     } else if constexpr (M == join_mode::all_settled) {
@@ -656,10 +654,9 @@ private:
   static void destroy(handler_for<R>* h) noexcept { pool_delete(static_cast<join_state*>(h)); }
   static constexpr handler_ops_for<R> ops_ = state_ops<R, promise_state<R>>(&destroy);
 
-  std::size_t n_;
   std::size_t remaining_;
   pooled_array<slot> slots_;
-  std::conditional_t<M == join_mode::all && !std::is_void_v<T>, std::vector<std::optional<T>>, empty_value> values_;
+  std::conditional_t<M == join_mode::all && !std::is_void_v<T>, join_values<T>, empty_value> values_;
   std::conditional_t<M == join_mode::all_settled, std::vector<settled_t<T>>, empty_value> settled_;
 };
 

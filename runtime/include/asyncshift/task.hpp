@@ -13,6 +13,7 @@
 #pragma once
 
 #include "asyncshift/callback.hpp"
+#include "asyncshift/detail/join_values.hpp"
 #include "asyncshift/detail/outcome.hpp"
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/error.hpp"
@@ -441,7 +442,7 @@ class vector_join final : public task_join_base {
 public:
   using sink = task_join_sink<vector_join, V>;
 
-  explicit vector_join(std::size_t n) : task_join_base(n, &destroy), n_(n), sinks_(indexed, n, this) {
+  explicit vector_join(std::size_t n) : task_join_base(n, &destroy), sinks_(indexed, n, this) {
     if constexpr (!std::is_void_v<V>) values_.resize(n);
   }
 
@@ -449,25 +450,19 @@ public:
 
   template <class... A>
   void store(std::size_t i, A&&... a) {
-    if constexpr (!std::is_void_v<V>) values_[i].emplace(static_cast<A&&>(a)...);
+    if constexpr (!std::is_void_v<V>) values_.set(i, static_cast<A&&>(a)...);
     count_down();
   }
 
   std::conditional_t<std::is_void_v<V>, void, std::vector<V>> take_values() {
-    if constexpr (!std::is_void_v<V>) {
-      std::vector<V> out;
-      out.reserve(n_);
-      for (auto& v : values_) out.push_back(std::move(*v));
-      return out;
-    }
+    if constexpr (!std::is_void_v<V>) return values_.take();
   }
 
 private:
   static void destroy(task_join_base* j) noexcept { pool_delete(static_cast<vector_join*>(j)); }
 
-  std::size_t n_;
   pooled_array<sink> sinks_;
-  std::conditional_t<std::is_void_v<V>, empty_value, std::vector<std::optional<V>>> values_;
+  std::conditional_t<std::is_void_v<V>, empty_value, join_values<V>> values_;
 };
 
 /// Awaiting when_all(std::vector<task<T>>): starts every task when awaited.
