@@ -31,7 +31,7 @@ struct branch_sink;
 /// Shared state of one parallel() call; freed when the last branch reports.
 template <class T>
 struct parallel_join {
-  explicit parallel_join(std::size_t count) : n(count), sinks(indexed, count, this) {}
+  explicit parallel_join(std::size_t count) : n(count), sinks(count, this) {}
 
   std::size_t n;
   std::size_t reported = 0;
@@ -60,7 +60,7 @@ struct parallel_join {
 
 template <>
 struct parallel_join<void> {
-  explicit parallel_join(std::size_t count) : n(count), sinks(indexed, count, this) {}
+  explicit parallel_join(std::size_t count) : n(count), sinks(count, this) {}
 
   std::size_t n;
   std::size_t reported = 0;
@@ -68,7 +68,7 @@ struct parallel_join<void> {
   callback<> done;
   pooled_array<branch_sink<void>> sinks;
 
-  void report(std::size_t, error&& e) {
+  void report(error&& e) {
     ++reported;
     if (!finished && (e || reported == n)) {
       finished = true;
@@ -78,30 +78,31 @@ struct parallel_join<void> {
   }
 };
 
+/// Branch i's sink: element i of its join's array, so it knows its index
+/// without storing it.
 template <class T>
 struct branch_sink : handler<T> {
   parallel_join<T>* join;
-  std::size_t index;
   static void deliver(handler<T>* self, error&& e, T&& v) {
     auto* me = static_cast<branch_sink*>(self);
-    me->join->report(me->index, std::move(e), std::move(v));
+    parallel_join<T>* j = me->join;
+    j->report(j->sinks.index_of(me), std::move(e), std::move(v));
   }
   static void no_destroy(handler<T>*) noexcept {}
   static constexpr handler_ops<T> ops_{&deliver, &no_destroy};
-  branch_sink(parallel_join<T>* j, std::size_t i) : handler<T>{&ops_}, join(j), index(i) {}
+  explicit branch_sink(parallel_join<T>* j) : handler<T>{&ops_}, join(j) {}
 };
 
 template <>
 struct branch_sink<void> : handler<> {
   parallel_join<void>* join;
-  std::size_t index;
   static void deliver(handler<>* self, error&& e) {
     auto* me = static_cast<branch_sink*>(self);
-    me->join->report(me->index, std::move(e));
+    me->join->report(std::move(e)); // a void join needs no index
   }
   static void no_destroy(handler<>*) noexcept {}
   static constexpr handler_ops<> ops_{&deliver, &no_destroy};
-  branch_sink(parallel_join<void>* j, std::size_t i) : handler<>{&ops_}, join(j), index(i) {}
+  explicit branch_sink(parallel_join<void>* j) : handler<>{&ops_}, join(j) {}
 };
 
 template <class T, class F, class Done>

@@ -797,7 +797,7 @@ class future_join final : public future_state<all_values_t<T>> {
   using R = all_values_t<T>;
 
 public:
-  explicit future_join(std::size_t n) : future_state<R>(&ops_), remaining_(n + 1), slots_(indexed, n, this) {
+  explicit future_join(std::size_t n) : future_state<R>(&ops_), remaining_(n + 1), slots_(n, this) {
     if constexpr (!std::is_void_v<T>) values_.resize(n);
   }
 
@@ -825,9 +825,8 @@ public:
 
 private:
   struct slot : future_continuation {
-    slot(future_join* j, std::size_t i) noexcept : future_continuation{&fire_slot, nullptr}, join(j), index(i) {}
+    explicit slot(future_join* j) noexcept : future_continuation{&fire_slot, nullptr}, join(j) {}
     future_join* join;
-    std::size_t index;
   };
 
   void report(std::size_t i, future_state<T>& s) {
@@ -857,7 +856,7 @@ private:
       return nullptr;
     }
     const bool was_pending = j->pending();
-    j->report(sl->index, *src);
+    j->report(j->slots_.index_of(sl), *src);
     src->release();
     if (was_pending && !j->pending()) {
       if (future_continuation* next = j->cont) { // our reference on j goes with it

@@ -586,7 +586,7 @@ class join_state final : public promise_state<join_result_t<T, M>> {
 
 public:
   explicit join_state(std::size_t n)
-      : promise_state<R>(&ops_), remaining_(n), slots_(indexed, n, this, current_context()) {
+      : promise_state<R>(&ops_), remaining_(n), slots_(n, this, current_context()) {
     if constexpr (M == join_mode::all && !std::is_void_v<T>) values_.resize(n);
     if constexpr (M == join_mode::all_settled) settled_.resize(n);
   }
@@ -595,12 +595,11 @@ public:
 
 private:
   struct slot : promise_reaction {
-    slot(join_state* j, context* c, std::size_t i) noexcept : join(j), index(i) {
+    slot(join_state* j, context* c) noexcept : join(j) {
       this->fire = &fire_slot;
       this->ctx = c;
     }
     join_state* join;
-    std::size_t index;
   };
 
   static void fire_slot(void* p) {
@@ -609,7 +608,7 @@ private:
     auto* src = static_cast<promise_state<T>*>(s->source);
     if (src) {
       try {
-        join->report(s->index, *src);
+        join->report(join->slots_.index_of(s), *src);
       } catch (...) {
         join->reject(error_from_current_exception());
       }

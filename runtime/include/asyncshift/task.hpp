@@ -405,14 +405,14 @@ private:
 };
 
 /// The sink a branch's (borrowed) callback delivers to: it reports to the
-/// join and drops the branch's reference on it.
+/// join and drops the branch's reference on it. The join knows which branch
+/// a sink is from its address.
 template <class Join, class V>
 struct task_join_sink : handler_for<V> {
   Join* join = nullptr;
-  std::size_t index = 0;
 
   task_join_sink() noexcept : handler_for<V>{ops()} {}
-  task_join_sink(Join* j, std::size_t i) noexcept : handler_for<V>{ops()}, join(j), index(i) {}
+  explicit task_join_sink(Join* j) noexcept : handler_for<V>{ops()}, join(j) {}
 
   template <class... A>
   static void deliver(handler_for<V>* h, error&& e, A&&... a) {
@@ -421,7 +421,7 @@ struct task_join_sink : handler_for<V> {
     if (e)
       j->fail(std::move(e));
     else
-      j->store(me->index, static_cast<A&&>(a)...);
+      j->store(j->index_of(me), static_cast<A&&>(a)...);
     j->release();
   }
   static void no_destroy(handler_for<V>*) noexcept {}
@@ -442,11 +442,12 @@ class vector_join final : public task_join_base {
 public:
   using sink = task_join_sink<vector_join, V>;
 
-  explicit vector_join(std::size_t n) : task_join_base(n, &destroy), sinks_(indexed, n, this) {
+  explicit vector_join(std::size_t n) : task_join_base(n, &destroy), sinks_(n, this) {
     if constexpr (!std::is_void_v<V>) values_.resize(n);
   }
 
   sink* sinks() noexcept { return sinks_.get(); }
+  std::size_t index_of(const sink* s) const noexcept { return sinks_.index_of(s); }
 
   template <class... A>
   void store(std::size_t i, A&&... a) {
@@ -521,12 +522,20 @@ public:
   using values_type = std::tuple<tuple_slot_t<V>...>;
 
   tuple_join() : task_join_base(sizeof...(V), &destroy) {
-    ((std::get<I>(sinks_).join = this, std::get<I>(sinks_).index = I), ...);
+    ((std::get<I>(sinks_).join = this), ...);
   }
 
   template <std::size_t J>
   auto* sink() noexcept {
     return &std::get<J>(sinks_);
+  }
+
+  /// Which element \p s is (sinks of the same value type share a type).
+  template <class Sink>
+  std::size_t index_of(const Sink* s) const noexcept {
+    std::size_t i = 0;
+    ((static_cast<const void*>(&std::get<I>(sinks_)) == static_cast<const void*>(s) ? void(i = I) : void()), ...);
+    return i;
   }
 
   template <class... A>

@@ -100,6 +100,18 @@ TEST(task_when_all, variadic_yields_a_tuple_with_monostate_for_void) {
   EXPECT_EQ(std::get<2>(got), "t");
 }
 
+TEST(task_when_all, variadic_puts_each_value_in_its_place_when_elements_share_a_type) {
+  // Sinks of one value type share a type: the join tells them apart by address.
+  loop l(clock_kind::virtual_time);
+  std::tuple<int, int, int> got;
+  auto body = [&]() -> task<> {
+    got = co_await when_all(value_after(l, 3 * ms, 1), value_after(l, ms, 2), value_after(l, 2 * ms, 3));
+  };
+  start(body(), [](error e) { EXPECT_FALSE(e); });
+  l.run();
+  EXPECT_EQ(got, std::make_tuple(1, 2, 3));
+}
+
 TEST(task_when_all, the_first_error_completes_the_await_and_the_others_run_to_their_end) {
   const auto before = live_objects();
   {

@@ -311,25 +311,20 @@ void pool_delete(T* p) noexcept {
   pool_deallocate(p, sizeof(T));
 }
 
-/// Selects pooled_array's constructor (each element is made with its index).
-struct indexed_t {
-  explicit indexed_t() = default;
-};
-inline constexpr indexed_t indexed{};
-
-/// n Ts in one pooled block, element i made as T(a..., i) (the per-branch
-/// sinks and slots of parallel() and the when_all/all joins, each made with
-/// its join and index in one pass): a large array comes from the same
-/// huge-page regions as the pool's chunks.
+/// n Ts in one pooled block, each made as T(a...) (the per-branch sinks and
+/// slots of parallel() and the when_all/all joins, each made with its join in
+/// one pass; an element's index is its distance from get(), so it does not
+/// store one): a large array comes from the same huge-page regions as the
+/// pool's chunks.
 template <class T>
 class pooled_array {
 public:
   template <class... A>
-  pooled_array(indexed_t, std::size_t n, const A&... a) : n_(n) {
+  pooled_array(std::size_t n, const A&... a) : n_(n) {
     static_assert(std::is_trivially_destructible_v<T>, "the elements are not destroyed one by one");
     if (n_ == 0) return;
     p_ = static_cast<T*>(pool_allocate(n_ * sizeof(T)));
-    for (std::size_t i = 0; i < n_; ++i) ::new (static_cast<void*>(p_ + i)) T(a..., i);
+    for (std::size_t i = 0; i < n_; ++i) ::new (static_cast<void*>(p_ + i)) T(a...);
   }
   pooled_array(const pooled_array&) = delete;
   pooled_array& operator=(const pooled_array&) = delete;
@@ -339,6 +334,8 @@ public:
 
   T* get() const noexcept { return p_; }
   T& operator[](std::size_t i) const noexcept { return p_[i]; }
+  /// The index of \p e, an element of this array.
+  std::size_t index_of(const T* e) const noexcept { return static_cast<std::size_t>(e - p_); }
 
 private:
   T* p_ = nullptr;
