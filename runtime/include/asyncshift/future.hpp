@@ -67,25 +67,36 @@ struct future_of<future<U>> {
 template <class R>
 using future_of_t = typename future_of<std::remove_cvref_t<R>>::type;
 
-/// The one consumer of a future state. When the source settles, fire is
-/// called with one reference to the source passed in (fire releases it); it
-/// returns the next continuation to fire (whose source has settled, with one
-/// reference passed on), or nullptr. If the source dies unsettled, fire is
-/// called with source == nullptr (and must not throw).
+struct future_continuation;
+
+/// What a continuation hands on when it has run: the next continuation to
+/// fire (or nullptr) and its source, the state that has settled for it.
+struct continuation_step {
+  future_continuation* next;
+  void* source;
+};
+
+/// The one consumer of a future state. When the source (the state whose
+/// `cont` it is) settles, fire is called with that source and one reference
+/// to it passed in (fire releases it); it returns the next step (with one
+/// reference to the next source passed on). If the source dies unsettled,
+/// fire is called with source == nullptr (and must not throw). The source is
+/// passed, not stored: a continuation is one pointer smaller, and a million
+/// when_all inputs are 8 MB smaller.
 struct future_continuation {
-  future_continuation* (*fire)(future_continuation* self) = nullptr;
-  void* source = nullptr;
+  continuation_step (*fire)(future_continuation* self, void* source) = nullptr;
 };
 
 /// Tells \p c its source died unsettled.
-inline void abandon(future_continuation* c) noexcept {
-  c->source = nullptr;
-  c->fire(c);
-}
+inline void abandon(future_continuation* c) noexcept { c->fire(c, nullptr); }
 
 /// Runs a chain of continuations in a loop, not by recursion.
-inline void run_continuations(future_continuation* c) {
-  while (c) c = c->fire(c);
+inline void run_continuations(future_continuation* c, void* source) {
+  while (c) {
+    const continuation_step next = c->fire(c, source);
+    c = next.next;
+    source = next.source;
+  }
 }
 
 /// The shared state of future<T>: the producer side (callbacks, or the
@@ -139,7 +150,7 @@ public:
     if (future_continuation* c = cont) {
       cont = nullptr;
       add_ref(); // passed to c->fire
-      run_continuations(c);
+      run_continuations(c, this);
     }
   }
 
@@ -323,27 +334,27 @@ private:
     void adopt(future<U> q);
   };
 
-  static future_continuation* fire_then(future_continuation* c) {
+  static continuation_step fire_then(future_continuation* c, void* source) {
     auto* self = static_cast<then_fstate*>(c);
-    auto* src = static_cast<future_state<T>*>(c->source);
+    auto* src = static_cast<future_state<T>*>(source);
     if (!src) [[unlikely]] { // the source died unsettled: so do we, unless someone holds us
       self->drop_handlers();
       self->release();
-      return nullptr;
+      return {};
     }
     sink out{self};
     run_handler<T>(*src, self->handlers_.on_value, self->handlers_.on_error, out);
     src->release();
-    if (out.forwarded) return nullptr; // self now belongs to the adopted future: do not touch it
+    if (out.forwarded) return {}; // self now belongs to the adopted future: do not touch it
     return self->settled();
   }
 
-  static future_continuation* fire_forward(future_continuation* c) {
+  static continuation_step fire_forward(future_continuation* c, void* source) {
     auto* self = static_cast<then_fstate*>(c);
-    auto* src = static_cast<future_state<U>*>(c->source);
+    auto* src = static_cast<future_state<U>*>(source);
     if (!src) [[unlikely]] {
       self->release();
-      return nullptr;
+      return {};
     }
     if (src->status == outcome_status::fulfilled) {
       try {
@@ -360,13 +371,13 @@ private:
 
   /// Hands our outcome on: to our continuation, with the reference our
   /// producer held, or, with nobody waiting yet, drops that reference.
-  future_continuation* settled() noexcept {
+  continuation_step settled() noexcept {
     if (future_continuation* next = this->cont) {
       this->cont = nullptr;
-      return next;
+      return {next, static_cast<future_state<U>*>(this)};
     }
     this->release();
-    return nullptr;
+    return {};
   }
 
   static void destroy(handler_for<U>* h) noexcept { pool_delete(static_cast<then_fstate*>(h)); }
@@ -387,12 +398,12 @@ struct callback_continuation final : future_continuation {
 
   explicit callback_continuation(callback_t<T> c) noexcept : cb(std::move(c)) { fire = &fire_it; }
 
-  static future_continuation* fire_it(future_continuation* c) {
+  static continuation_step fire_it(future_continuation* c, void* source) {
     auto* self = static_cast<callback_continuation*>(c);
-    auto* src = static_cast<future_state<T>*>(c->source);
+    auto* src = static_cast<future_state<T>*>(source);
     callback_t<T> cb = std::move(self->cb);
     pool_delete(self);
-    if (!src) return nullptr; // abandoned: the callback is never called, as in callback style
+    if (!src) return {}; // abandoned: the callback is never called, as in callback style
     if (src->status == outcome_status::fulfilled) {
       if constexpr (std::is_void_v<T>) {
         src->release();
@@ -407,7 +418,7 @@ struct callback_continuation final : future_continuation {
       src->release();
       cb(std::move(e));
     }
-    return nullptr;
+    return {};
   }
 };
 
@@ -428,7 +439,6 @@ public:
   void await_suspend(std::coroutine_handle<> h) noexcept {
     waiter_ = h;
     fire = &resume; // never abandoned: we hold the state
-    source = state_;
     state_->cont = this;
   }
   auto await_resume() {
@@ -449,11 +459,11 @@ public:
   }
 
 private:
-  static future_continuation* resume(future_continuation* c) {
+  static continuation_step resume(future_continuation* c, void*) {
     auto* self = static_cast<future_awaiter*>(c);
-    self->state_->release(); // the reference passed in; ours keeps the state
+    self->state_->release(); // the reference passed in (to state_); ours keeps the state
     self->waiter_.resume();
-    return nullptr;
+    return {};
   }
 
   future_state<T>* state_;
@@ -554,7 +564,6 @@ public:
       return;
     }
     auto* c = detail::pool_new<detail::callback_continuation<T>>(std::move(cb));
-    c->source = s;
     s->cont = c;
     s->release(); // our handle's reference: the producers keep s alive
   }
@@ -648,7 +657,6 @@ void detail::then_fstate<T, U, OnValue, OnError>::sink::adopt(future<U> q) {
     // reference our producer held (it is the last one: the consumer took our
     // handle's). q's handle reference goes too; its producers keep it.
     self->cont = nullptr;
-    next->source = qs;
     qs->cont = next;
     qs->release();
     self->release();
@@ -657,7 +665,6 @@ void detail::then_fstate<T, U, OnValue, OnError>::sink::adopt(future<U> q) {
   // Nobody waits on us yet: wait on q with our own continuation; q now holds
   // the reference our producer held, and q's handle reference goes.
   self->fire = &fire_forward;
-  self->source = qs;
   qs->cont = self;
   qs->release();
 }
@@ -725,7 +732,6 @@ future<U> future<T>::chain(OnValue&& on_value, OnError&& on_error) && {
   D* d = detail::pool_new<D>(static_cast<OnValue&&>(on_value), static_cast<OnError&&>(on_error));
   future<U> result(d); // the handle's reference
   d->add_ref();        // and the one s holds until it fires
-  d->source = s;
   s->cont = d;
   s->release(); // our handle's reference: the producers keep s alive
   return result;
@@ -814,7 +820,6 @@ public:
         continue;
       }
       slot& sl = j->slots_[i];
-      sl.source = s;
       j->add_ref();
       s->cont = &sl;
       s->release();
@@ -825,7 +830,7 @@ public:
 
 private:
   struct slot : future_continuation {
-    explicit slot(future_join* j) noexcept : future_continuation{&fire_slot, nullptr}, join(j) {}
+    explicit slot(future_join* j) noexcept : future_continuation{&fire_slot}, join(j) {}
     future_join* join;
   };
 
@@ -847,13 +852,13 @@ private:
     }
   }
 
-  static future_continuation* fire_slot(future_continuation* c) {
+  static continuation_step fire_slot(future_continuation* c, void* source) {
     auto* sl = static_cast<slot*>(c);
     future_join* j = sl->join;
-    auto* src = static_cast<future_state<T>*>(c->source);
+    auto* src = static_cast<future_state<T>*>(source);
     if (!src) [[unlikely]] { // this input died unsettled
       j->release();
-      return nullptr;
+      return {};
     }
     const bool was_pending = j->pending();
     j->report(j->slots_.index_of(sl), *src);
@@ -861,11 +866,11 @@ private:
     if (was_pending && !j->pending()) {
       if (future_continuation* next = j->cont) { // our reference on j goes with it
         j->cont = nullptr;
-        return next;
+        return {next, static_cast<future_state<R>*>(j)};
       }
     }
     j->release();
-    return nullptr;
+    return {};
   }
 
   static void destroy(handler_for<R>* h) noexcept { pool_delete(static_cast<future_join*>(h)); }
@@ -913,7 +918,6 @@ private:
     slot& sl = slots_[I];
     sl.join = this;
     sl.fire = &fire_slot<I>;
-    sl.source = s;
     this->add_ref();
     s->cont = &sl;
     s->release();
@@ -936,13 +940,13 @@ private:
   }
 
   template <std::size_t I>
-  static future_continuation* fire_slot(future_continuation* c) {
+  static continuation_step fire_slot(future_continuation* c, void* source) {
     auto* sl = static_cast<slot*>(c);
     future_tuple_join* j = sl->join;
-    auto* src = static_cast<future_state<input_t<I>>*>(c->source);
+    auto* src = static_cast<future_state<input_t<I>>*>(source);
     if (!src) [[unlikely]] {
       j->release();
-      return nullptr;
+      return {};
     }
     const bool was_pending = j->pending();
     j->template report<I>(*src);
@@ -950,11 +954,11 @@ private:
     if (was_pending && !j->pending()) {
       if (future_continuation* next = j->cont) {
         j->cont = nullptr;
-        return next;
+        return {next, static_cast<future_state<R>*>(j)};
       }
     }
     j->release();
-    return nullptr;
+    return {};
   }
 
   static void destroy(handler_for<R>* h) noexcept { pool_delete(static_cast<future_tuple_join*>(h)); }
