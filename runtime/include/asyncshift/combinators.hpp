@@ -9,6 +9,7 @@
 #pragma once
 
 #include "asyncshift/callback.hpp"
+#include "asyncshift/detail/join_values.hpp"
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/error.hpp"
 #include "asyncshift/shared_state.hpp"
@@ -36,7 +37,7 @@ struct parallel_join {
   std::size_t n;
   std::size_t reported = 0;
   bool finished = false;
-  std::vector<T> values;
+  join_values<T> values;
   callback<std::vector<T>> done;
   pooled_array<branch_sink<T>> sinks;
 
@@ -47,10 +48,10 @@ struct parallel_join {
         finished = true;
         done(std::move(e));
       } else {
-        values[i] = std::move(v);
+        values.set(i, std::move(v));
         if (reported == n) {
           finished = true;
-          done({}, std::move(values));
+          done({}, values.take());
         }
       }
     }
@@ -115,7 +116,7 @@ void run_parallel(std::size_t n, F& branch, Done done) {
     return;
   }
   auto* join = pool_new<parallel_join<T>>(n);
-  if constexpr (!std::is_void_v<T>) join->values.resize(n);
+  if constexpr (!std::is_void_v<T>) join->values.expect(n);
   join->done = std::move(done);
   // Keep our own pointers: a branch that completes synchronously may be the
   // last one and free the join before the loop ends.

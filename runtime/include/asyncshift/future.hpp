@@ -804,7 +804,7 @@ class future_join final : public future_state<all_values_t<T>> {
 
 public:
   explicit future_join(std::size_t n) : future_state<R>(&ops_), remaining_(n + 1), slots_(n, this) {
-    if constexpr (!std::is_void_v<T>) values_.resize(n);
+    if constexpr (!std::is_void_v<T>) values_.expect(n);
   }
 
   static future<R> start(std::vector<future<T>>&& inputs) {

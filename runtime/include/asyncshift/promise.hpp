@@ -587,7 +587,7 @@ class join_state final : public promise_state<join_result_t<T, M>> {
 public:
   explicit join_state(std::size_t n)
       : promise_state<R>(&ops_), remaining_(n), slots_(n, this, current_context()) {
-    if constexpr (M == join_mode::all && !std::is_void_v<T>) values_.resize(n);
+    if constexpr (M == join_mode::all && !std::is_void_v<T>) values_.expect(n);
     if constexpr (M == join_mode::all_settled) settled_.resize(n);
   }
 

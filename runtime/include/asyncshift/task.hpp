@@ -443,7 +443,7 @@ public:
   using sink = task_join_sink<vector_join, V>;
 
   explicit vector_join(std::size_t n) : task_join_base(n, &destroy), sinks_(n, this) {
-    if constexpr (!std::is_void_v<V>) values_.resize(n);
+    if constexpr (!std::is_void_v<V>) values_.expect(n);
   }
 
   sink* sinks() noexcept { return sinks_.get(); }

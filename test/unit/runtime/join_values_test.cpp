@@ -31,7 +31,7 @@ std::vector<int> ids(const std::vector<counted>& v) {
 
 TEST(join_values, values_come_out_in_input_order_whatever_order_they_arrived_in) {
   join_values<int> v;
-  v.resize(3);
+  v.expect(3);
   v.set(2, 30);
   v.set(0, 10);
   v.set(1, 20);
@@ -42,7 +42,7 @@ TEST(join_values, a_default_constructible_value_is_stored_in_the_vector_handed_o
   // No second vector and no copy loop: the values are not moved again at the end.
   counted::reset();
   join_values<counted> v;
-  v.resize(2);
+  v.expect(2);
   v.set(1, counted(2));
   v.set(0, counted(1));
   const int moves_before_take = counted::move_constructions;
@@ -52,9 +52,21 @@ TEST(join_values, a_default_constructible_value_is_stored_in_the_vector_handed_o
   EXPECT_EQ(ids(out), (std::vector<int>{1, 2}));
 }
 
+TEST(join_values, the_vector_is_made_when_the_first_value_arrives) {
+  // Not when the join is: a fan-out's vector of promises or futures is gone
+  // by then, and the two are never alive at once.
+  counted::reset();
+  join_values<counted> v;
+  v.expect(3);
+  EXPECT_EQ(counted::constructions(), 0);
+  v.set(1, counted(2));
+  EXPECT_EQ(counted::default_constructions, 3 + 1); // the three places, and the value itself
+  EXPECT_EQ(counted::active(), 3);
+}
+
 TEST(join_values, a_value_without_a_default_constructor_waits_in_an_optional) {
   join_values<no_default> v;
-  v.resize(2);
+  v.expect(2);
   v.set(1, no_default(2));
   v.set(0, 1); // made in place from its constructor's argument
   std::vector<no_default> out = v.take();
