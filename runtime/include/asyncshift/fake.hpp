@@ -99,11 +99,17 @@ constexpr bool uses_value() {
     return true;
 }
 
-/// The name of the op with id \p id (as interned by op_name).
+/// The name of the op with id \p id (as interned by op_name). Each thread
+/// keeps its own copy of the registry's views (names never move, and an id's
+/// name never changes) and takes the lock only for an id it has not seen.
 inline std::string_view name_of(std::uint32_t id) {
-  auto& r = registry();
-  std::lock_guard<std::mutex> lock(r.mutex);
-  return r.names[id];
+  thread_local std::vector<std::string_view> known;
+  if (id >= known.size()) [[unlikely]] {
+    auto& r = registry();
+    std::lock_guard<std::mutex> lock(r.mutex);
+    known.assign(r.names.begin(), r.names.end());
+  }
+  return known[id];
 }
 
 /// What a failing op's error names: the op, and its ordinal among the
