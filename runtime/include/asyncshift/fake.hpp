@@ -100,16 +100,19 @@ constexpr bool uses_value() {
 }
 
 /// The name of the op with id \p id (as interned by op_name). Each thread
-/// keeps its own copy of the registry's views (names never move, and an id's
-/// name never changes) and takes the lock only for an id it has not seen.
+/// remembers the names of the first ids it looked up (names never move, and
+/// an id's name never changes), so a failure takes the registry's lock only
+/// the first time its op fails on that thread.
 inline std::string_view name_of(std::uint32_t id) {
-  thread_local std::vector<std::string_view> known;
-  if (id >= known.size()) [[unlikely]] {
-    auto& r = registry();
-    std::lock_guard<std::mutex> lock(r.mutex);
-    known.assign(r.names.begin(), r.names.end());
-  }
-  return known[id];
+  constexpr std::uint32_t remembered = 64;
+  constinit thread_local std::string_view known[remembered] = {};
+  if (id < remembered && known[id].data() != nullptr) [[likely]]
+    return known[id];
+  auto& r = registry();
+  std::lock_guard<std::mutex> lock(r.mutex);
+  const std::string_view name = r.names[id];
+  if (id < remembered) known[id] = name;
+  return name;
 }
 
 /// What a failing op's error names: the op, and its ordinal among the
