@@ -289,6 +289,34 @@ TEST(future_lifetime, a_dropped_future_and_an_abandoned_operation_free_everythin
   EXPECT_EQ(live_objects(), before);
 }
 
+TEST(future_lifetime, a_join_whose_input_is_abandoned_frees_everything_and_never_completes) {
+  // Each continuation is told its source when it fires; an abandoned one is
+  // told nullptr (when_all's slots, variadic slots and a forwarding then).
+  counted::reset();
+  const auto before = live_objects();
+  bool completed = false;
+  {
+    callback<int> kept, kept2, kept3;
+    std::vector<future<int>> fs;
+    fs.push_back(make_future<int>([&](callback<int> cb) { kept = cb; }));
+    fs.push_back(make_ready_future(2));
+    when_all(std::move(fs)).then([&, c = counted(1)](std::vector<int>) { completed = true; });
+    when_all(make_future<int>([&](callback<int> cb) { kept2 = cb; }), make_ready_future(3)).then([&, c = counted(2)](auto) {
+      completed = true;
+    });
+    // A then whose handler returned a pending future, and nobody waits on it yet: it forwards.
+    callback<int> outer;
+    auto forwarding = make_future<int>([&](callback<int> cb) { outer = cb; }).then([&](int) {
+      return make_future<int>([&](callback<int> cb) { kept3 = cb; });
+    });
+    outer({}, 1);
+    EXPECT_EQ(counted::active(), 2);
+  } // every pending operation drops its callback without calling it
+  EXPECT_FALSE(completed);
+  EXPECT_EQ(counted::active(), 0);
+  EXPECT_EQ(live_objects(), before);
+}
+
 TEST(future_lifetime, then_on_a_ready_future_re_uses_its_state) {
   const auto allocs = detail::memory_snapshot().allocs;
   auto f = make_ready_future(1).then([](int v) { return v + 1; }).then([](int v) { return v * 2; });
