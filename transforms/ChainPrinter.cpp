@@ -130,7 +130,7 @@ private:
   std::map<unsigned, const LoopNode *> LoopsById;
   std::string statePrefix(unsigned Scope);
 
-  void scanExits(const std::vector<const Node *> &Nodes, Exits &E) const;
+  void scanExits(const std::vector<const Node *> &Nodes, Exits &E, unsigned Depth = 0) const;
   std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const;
   std::string scanOutType(const std::vector<const Node *> &Nodes, bool &Known, bool &SawFailure, unsigned Depth) const;
 
@@ -314,7 +314,7 @@ std::string ChainLowering::returnValue(const Ctx &C, const std::string &Value) {
   return Value.empty() ? "return;\n" : "return " + Value + ";\n";
 }
 
-void ChainLowering::scanExits(const std::vector<const Node *> &Nodes, Exits &E) const {
+void ChainLowering::scanExits(const std::vector<const Node *> &Nodes, Exits &E, unsigned Depth) const {
   for (const Node *N : Nodes) {
     switch (N->Kind) {
     case NodeKind::Complete: {
@@ -333,8 +333,18 @@ void ChainLowering::scanExits(const std::vector<const Node *> &Nodes, Exits &E) 
       return;
     case NodeKind::If: {
       const auto &I = static_cast<const IfNode &>(*N);
-      scanExits(nodesOf(I.Then), E);
-      scanExits(nodesOf(I.Else), E);
+      if (Depth > 0) {
+        // A join after an `if` inside an arm makes that `if` the head of a
+        // chain nested in the arm (lowerIf): the arm returns a promise, even
+        // when the join's callers only complete.
+        for (const auto &[Id, J] : Plan.Joins)
+          if (J.Sites.size() >= 2 && joinsAfter(I, Id, J.Sites.size())) {
+            ++E.Promises;
+            return;
+          }
+      }
+      scanExits(nodesOf(I.Then), E, Depth + 1);
+      scanExits(nodesOf(I.Else), E, Depth + 1);
       break;
     }
     default:

@@ -1,6 +1,6 @@
 // Shapes the program generator (test/fuzz) found the rewriter getting wrong,
 // each reduced to one function, in callback style. The entry runs shape
-// k % 22 for execution k; every style's trace digest must equal this file's,
+// k % 23 for execution k; every style's trace digest must equal this file's,
 // with and without injected failures.
 #include <asyncshift/bench.hpp>
 
@@ -497,11 +497,36 @@ void join_in_series_step(std::int64_t seed, callback<> done) {
       });
 }
 
+/// A chain step whose one arm joins a named continuation after an inner `if`
+/// that calls it at once from both arms, and whose other arm completes: the
+/// joining arm returns a promise (a chain headed by the `if`), so the
+/// completing arm has to return a settled one (fuzz seed 13 program 55, with
+/// --strings: did not compile in promise and future).
+void join_in_arm_beside_completion(std::int64_t seed, callback<> done) {
+  fake::io("jabc.op", seed, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    if (v % 3 != 0) {
+      auto next = [=](error err) {
+        if (err) return done(err);
+        fake::io("jabc.next", v % 100, [](error, std::int64_t) {});
+        done({});
+      };
+      if (seed % 2 == 0) {
+        next({});
+      } else {
+        next({});
+      }
+      return;
+    }
+    return done({});
+  });
+}
+
 } // namespace
 
 void fuzz_regressions(std::uint64_t k, callback<> done) {
-  const auto seed = static_cast<std::int64_t>(k / 22);
-  const auto which = k % 22;
+  const auto seed = static_cast<std::int64_t>(k / 23);
+  const auto which = k % 23;
   if (which == 0) return series_in_series(seed, done);
   if (which == 1) return loop_in_series(seed, done);
   if (which == 2) return value_for_counter(seed, done);
@@ -523,6 +548,7 @@ void fuzz_regressions(std::uint64_t k, callback<> done) {
   if (which == 19) return cleanup_reads_value(seed, done);
   if (which == 20) return loop_in_joined_arm(seed, done);
   if (which == 21) return join_in_series_step(seed, done);
+  if (which == 22) return join_in_arm_beside_completion(seed, done);
   join_in_arm(seed, done);
 }
 
