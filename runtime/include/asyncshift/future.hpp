@@ -154,6 +154,18 @@ public:
     }
   }
 
+  /// For a continuation that settled this state while firing: the step that
+  /// hands the outcome to this state's continuation, with the reference the
+  /// firing one held, or, with nobody waiting yet, drops that reference.
+  continuation_step hand_on() noexcept {
+    if (future_continuation* next = cont) {
+      cont = nullptr;
+      return {next, this};
+    }
+    release();
+    return {};
+  }
+
   /// The callback-handler entry (make_future): `cb(err)` fails, `cb({}, v)` fulfills.
   template <class... V>
   static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
@@ -346,7 +358,7 @@ private:
     run_handler<T>(*src, self->handlers_.on_value, self->handlers_.on_error, out);
     src->release();
     if (out.forwarded) return {}; // self now belongs to the adopted future: do not touch it
-    return self->settled();
+    return self->hand_on();
   }
 
   static continuation_step fire_forward(future_continuation* c, void* source) {
@@ -366,18 +378,7 @@ private:
       self->set_error(std::move(src->err));
     }
     src->release();
-    return self->settled();
-  }
-
-  /// Hands our outcome on: to our continuation, with the reference our
-  /// producer held, or, with nobody waiting yet, drops that reference.
-  continuation_step settled() noexcept {
-    if (future_continuation* next = this->cont) {
-      this->cont = nullptr;
-      return {next, static_cast<future_state<U>*>(this)};
-    }
-    this->release();
-    return {};
+    return self->hand_on();
   }
 
   static void destroy(handler_for<U>* h) noexcept { pool_delete(static_cast<then_fstate*>(h)); }
@@ -863,12 +864,7 @@ private:
     const bool was_pending = j->pending();
     j->report(j->slots_.index_of(sl), *src);
     src->release();
-    if (was_pending && !j->pending()) {
-      if (future_continuation* next = j->cont) { // our reference on j goes with it
-        j->cont = nullptr;
-        return {next, static_cast<future_state<R>*>(j)};
-      }
-    }
+    if (was_pending && !j->pending()) return j->hand_on(); // our reference on j goes with it
     j->release();
     return {};
   }
@@ -951,12 +947,7 @@ private:
     const bool was_pending = j->pending();
     j->template report<I>(*src);
     src->release();
-    if (was_pending && !j->pending()) {
-      if (future_continuation* next = j->cont) {
-        j->cont = nullptr;
-        return {next, static_cast<future_state<R>*>(j)};
-      }
-    }
+    if (was_pending && !j->pending()) return j->hand_on();
     j->release();
     return {};
   }
