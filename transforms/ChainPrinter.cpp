@@ -130,6 +130,9 @@ private:
   std::map<unsigned, const LoopNode *> LoopsById;
   std::string statePrefix(unsigned Scope);
 
+  /// The named continuations called from at least two places, all inside
+  /// \p I, so that their body continues after it (anchored or not).
+  std::vector<unsigned> joinsFollowing(const IfNode &I) const;
   void scanExits(const std::vector<const Node *> &Nodes, Exits &E, unsigned Depth = 0) const;
   std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const;
   std::string scanOutType(const std::vector<const Node *> &Nodes, bool &Known, bool &SawFailure, unsigned Depth) const;
@@ -314,6 +317,14 @@ std::string ChainLowering::returnValue(const Ctx &C, const std::string &Value) {
   return Value.empty() ? "return;\n" : "return " + Value + ";\n";
 }
 
+std::vector<unsigned> ChainLowering::joinsFollowing(const IfNode &I) const {
+  std::vector<unsigned> Ids;
+  for (const auto &[Id, J] : Plan.Joins)
+    if (J.Sites.size() >= 2 && joinsAfter(I, Id, J.Sites.size()))
+      Ids.push_back(Id);
+  return Ids;
+}
+
 void ChainLowering::scanExits(const std::vector<const Node *> &Nodes, Exits &E, unsigned Depth) const {
   for (const Node *N : Nodes) {
     switch (N->Kind) {
@@ -333,15 +344,12 @@ void ChainLowering::scanExits(const std::vector<const Node *> &Nodes, Exits &E, 
       return;
     case NodeKind::If: {
       const auto &I = static_cast<const IfNode &>(*N);
-      if (Depth > 0) {
+      if (Depth > 0 && !joinsFollowing(I).empty()) {
         // A join after an `if` inside an arm makes that `if` the head of a
         // chain nested in the arm (lowerIf): the arm returns a promise, even
         // when the join's callers only complete.
-        for (const auto &[Id, J] : Plan.Joins)
-          if (J.Sites.size() >= 2 && joinsAfter(I, Id, J.Sites.size())) {
-            ++E.Promises;
-            return;
-          }
+        ++E.Promises;
+        return;
       }
       scanExits(nodesOf(I.Then), E, Depth + 1);
       scanExits(nodesOf(I.Else), E, Depth + 1);
@@ -460,8 +468,8 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
 std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep) {
   // A join whose every call is inside this `if` continues after it.
   std::vector<unsigned> Joins;
-  for (const auto &[Id, J] : Plan.Joins)
-    if (!Anchored.count(Id) && J.Sites.size() >= 2 && joinsAfter(I, Id, J.Sites.size()))
+  for (unsigned Id : joinsFollowing(I))
+    if (!Anchored.count(Id))
       Joins.push_back(Id);
   if (Joins.size() > 1) {
     refuse(ids::UnsupportedJoin, I.Where, "two named continuations join after the same 'if'; cannot convert");
@@ -708,13 +716,13 @@ std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, b
       if (Depth > 0) {
         // A join after an `if` inside an arm is a chain nested in that arm
         // (lowerIf): the arm yields what the join's body yields.
-        for (const auto &[Id, J] : Plan.Joins)
-          if (J.Sites.size() >= 2 && joinsAfter(I, Id, J.Sites.size())) {
-            const auto &Body = J.Leading.K == ErrorHandling::Kind::Propagate ? J.Leading.Rest : nodesOf(F.Conts[Id]->Cont.Body);
-            std::string T = scanOutType(Body, Known, SawFailure, Depth + 1);
-            if (Known)
-              return T;
-          }
+        for (unsigned Id : joinsFollowing(I)) {
+          const JoinPlan::Join &J = Plan.Joins.at(Id);
+          const auto &Body = J.Leading.K == ErrorHandling::Kind::Propagate ? J.Leading.Rest : nodesOf(F.Conts[Id]->Cont.Body);
+          std::string T = scanOutType(Body, Known, SawFailure, Depth + 1);
+          if (Known)
+            return T;
+        }
       }
       std::string T = scanOutType(nodesOf(I.Then), Known, SawFailure, Depth + 1);
       if (Known)
