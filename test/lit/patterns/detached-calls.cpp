@@ -105,18 +105,21 @@ int main() {
 // CORO_VALUES: asyncshift::start(step(2), cb);
 
 // PROMISE-LABEL: asyncshift::promise<int> step(int key) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(key, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) -> int { return v + 1; });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<> refresh(int key) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(key, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) {
 // PROMISE-NEXT: return asyncshift::make_promise(
-// PROMISE-NEXT: [&](auto cb) { write_int(key, v + 1, cb); });
+// PROMISE-NEXT: [&](auto cb) { write_int(key, v + 1, std::move(cb)); });
 // PROMISE-NEXT: });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<int> handle(int key) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(key, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) -> int {
 // PROMISE-NEXT: refresh(v).then_callback([](asyncshift::error) {});
 // PROMISE-NEXT: return v;
@@ -126,18 +129,21 @@ int main() {
 // PROMISE: step(2).then_callback(cb);
 
 // FUTURE-LABEL: asyncshift::future<int> step(int key) {
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(key, cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) -> int { return v + 1; });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<> refresh(int key) {
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(key, cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) {
 // FUTURE-NEXT: return asyncshift::make_future(
-// FUTURE-NEXT: [&](auto cb) { write_int(key, v + 1, cb); });
+// FUTURE-NEXT: [&](auto cb) { write_int(key, v + 1, std::move(cb)); });
 // FUTURE-NEXT: });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<int> handle(int key) {
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(key, cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) -> int {
 // FUTURE-NEXT: refresh(v).then_callback([](asyncshift::error) {});
 // FUTURE-NEXT: return v;

@@ -62,10 +62,10 @@ void best_effort(asyncshift::callback<int> done) {
 
 // PROMISE-LABEL: asyncshift::promise<int> best_effort() {
 // PROMISE-NEXT: return asyncshift::settle(
-// PROMISE-NEXT: asyncshift::make_promise([&](auto cb) { flush(cb); }))
+// PROMISE-NEXT: asyncshift::make_promise([&](auto cb) { flush(std::move(cb)); }))
 // PROMISE-NEXT: .then([=](asyncshift::error) {
-// PROMISE-NEXT: return asyncshift::settle(
-// PROMISE-NEXT: asyncshift::make_promise<int>([&](auto cb) { read_int(1, cb); }));
+// PROMISE-NEXT: return asyncshift::settle(asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); }));
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](asyncshift::result<int> settled) -> int {
 // PROMISE-NEXT: asyncshift::error err = settled.err;
@@ -81,10 +81,10 @@ void best_effort(asyncshift::callback<int> done) {
 
 // FUTURE-LABEL: asyncshift::future<int> best_effort() {
 // FUTURE-NEXT: return asyncshift::settle(
-// FUTURE-NEXT: asyncshift::make_future([&](auto cb) { flush(cb); }))
+// FUTURE-NEXT: asyncshift::make_future([&](auto cb) { flush(std::move(cb)); }))
 // FUTURE-NEXT: .then([=](asyncshift::error) {
-// FUTURE-NEXT: return asyncshift::settle(
-// FUTURE-NEXT: asyncshift::make_future<int>([&](auto cb) { read_int(1, cb); }));
+// FUTURE-NEXT: return asyncshift::settle(asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); }));
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](asyncshift::result<int> settled) -> int {
 // FUTURE-NEXT: asyncshift::error err = settled.err;

@@ -92,14 +92,15 @@ void store(bool fresh, bool cached, int id, asyncshift::callback<int> done) {
 // PROMISE-NEXT: if (cached) {
 // PROMISE-NEXT: return asyncshift::promise<int>::resolve(0);
 // PROMISE-NEXT: } else {
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(id, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(id, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int value) -> int { return value; });
 // PROMISE-NEXT: }
 // PROMISE-NEXT: }()
 // PROMISE-NEXT: .then([=](int value) {
 // PROMISE-NEXT: return asyncshift::settle(
 // PROMISE-NEXT: asyncshift::make_promise([&](auto cb) {
-// PROMISE-NEXT: write_int(id, base + value, cb);
+// PROMISE-NEXT: write_int(id, base + value, std::move(cb));
 // PROMISE-NEXT: }));
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](asyncshift::error err) -> int {
@@ -118,14 +119,15 @@ void store(bool fresh, bool cached, int id, asyncshift::callback<int> done) {
 // FUTURE-NEXT: if (cached) {
 // FUTURE-NEXT: return asyncshift::make_ready_future_of<int>(0);
 // FUTURE-NEXT: } else {
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(id, cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(id, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int value) -> int { return value; });
 // FUTURE-NEXT: }
 // FUTURE-NEXT: }()
 // FUTURE-NEXT: .then([=](int value) {
 // FUTURE-NEXT: return asyncshift::settle(
 // FUTURE-NEXT: asyncshift::make_future([&](auto cb) {
-// FUTURE-NEXT: write_int(id, base + value, cb);
+// FUTURE-NEXT: write_int(id, base + value, std::move(cb));
 // FUTURE-NEXT: }));
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](asyncshift::error err) -> int {

@@ -69,15 +69,17 @@ void sum_three(asyncshift::callback<int> done) {
 // PROMISE-NEXT: int b{};
 // PROMISE-NEXT: };
 // PROMISE-NEXT: auto state = asyncshift::make_shared_state<sum_three_state>();
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(1, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int a) {
 // PROMISE-NEXT: state->a = a;
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(2, cb); });
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(2, std::move(cb)); });
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int b) {
 // PROMISE-NEXT: state->b = b;
 // PROMISE-NEXT: return asyncshift::make_promise<int>(
-// PROMISE-NEXT: [&](auto cb) { read_int(state->a + state->b, cb); });
+// PROMISE-NEXT: [&](auto cb) { read_int(state->a + state->b, std::move(cb)); });
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int c) -> int { return state->a + state->b + c; });
 // PROMISE-NEXT: }
@@ -88,15 +90,17 @@ void sum_three(asyncshift::callback<int> done) {
 // FUTURE-NEXT: int b{};
 // FUTURE-NEXT: };
 // FUTURE-NEXT: auto state = asyncshift::make_shared_state<sum_three_state>();
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(1, cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int a) {
 // FUTURE-NEXT: state->a = a;
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(2, cb); });
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(2, std::move(cb)); });
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int b) {
 // FUTURE-NEXT: state->b = b;
 // FUTURE-NEXT: return asyncshift::make_future<int>(
-// FUTURE-NEXT: [&](auto cb) { read_int(state->a + state->b, cb); });
+// FUTURE-NEXT: [&](auto cb) { read_int(state->a + state->b, std::move(cb)); });
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int c) -> int { return state->a + state->b + c; });
 // FUTURE-NEXT: }

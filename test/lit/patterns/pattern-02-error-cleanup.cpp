@@ -102,10 +102,11 @@ void transfer_logged(connection conn, int from, int to, asyncshift::callback<> d
 // CORO_VALUES-NEXT: }
 
 // PROMISE-LABEL: asyncshift::promise<> transfer(connection conn, int from, int to) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(from, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(from, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int balance) {
 // PROMISE-NEXT: return asyncshift::make_promise(
-// PROMISE-NEXT: [&](auto cb) { write_int(to, balance, cb); },
+// PROMISE-NEXT: [&](auto cb) { write_int(to, balance, std::move(cb)); },
 // PROMISE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // PROMISE-NEXT: conn.close();
 // PROMISE-NEXT: log_line("rolled back");
@@ -113,7 +114,7 @@ void transfer_logged(connection conn, int from, int to, asyncshift::callback<> d
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=] {
 // PROMISE-NEXT: return asyncshift::make_promise(
-// PROMISE-NEXT: [&](auto cb) { write_int(from, 0, cb); },
+// PROMISE-NEXT: [&](auto cb) { write_int(from, 0, std::move(cb)); },
 // PROMISE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // PROMISE-NEXT: conn.close();
 // PROMISE-NEXT: log_line("rolled back");
@@ -127,10 +128,11 @@ void transfer_logged(connection conn, int from, int to, asyncshift::callback<> d
 // PROMISE-NEXT: }
 
 // FUTURE-LABEL: asyncshift::future<> transfer(connection conn, int from, int to) {
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(from, cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(from, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int balance) {
 // FUTURE-NEXT: return asyncshift::make_future(
-// FUTURE-NEXT: [&](auto cb) { write_int(to, balance, cb); },
+// FUTURE-NEXT: [&](auto cb) { write_int(to, balance, std::move(cb)); },
 // FUTURE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // FUTURE-NEXT: conn.close();
 // FUTURE-NEXT: log_line("rolled back");
@@ -138,7 +140,7 @@ void transfer_logged(connection conn, int from, int to, asyncshift::callback<> d
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=] {
 // FUTURE-NEXT: return asyncshift::make_future(
-// FUTURE-NEXT: [&](auto cb) { write_int(from, 0, cb); },
+// FUTURE-NEXT: [&](auto cb) { write_int(from, 0, std::move(cb)); },
 // FUTURE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // FUTURE-NEXT: conn.close();
 // FUTURE-NEXT: log_line("rolled back");

@@ -86,13 +86,14 @@ void maybe_flush(bool dirty, asyncshift::callback<> done) {
 // PROMISE-NEXT: if (cached) {
 // PROMISE-NEXT: return asyncshift::promise<int>::resolve(0);
 // PROMISE-NEXT: } else {
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(key, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) -> int { return v * 2; });
 // PROMISE-NEXT: }
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<> maybe_flush(bool dirty) {
 // PROMISE-NEXT: if (dirty) {
-// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) { flush(cb); });
+// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) { flush(std::move(cb)); });
 // PROMISE-NEXT: }
 // PROMISE-NEXT: return asyncshift::promise<>::resolve();
 // PROMISE-NEXT: }
@@ -101,13 +102,14 @@ void maybe_flush(bool dirty, asyncshift::callback<> done) {
 // FUTURE-NEXT: if (cached) {
 // FUTURE-NEXT: return asyncshift::make_ready_future_of<int>(0);
 // FUTURE-NEXT: } else {
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(key, cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) -> int { return v * 2; });
 // FUTURE-NEXT: }
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<> maybe_flush(bool dirty) {
 // FUTURE-NEXT: if (dirty) {
-// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) { flush(cb); });
+// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) { flush(std::move(cb)); });
 // FUTURE-NEXT: }
 // FUTURE-NEXT: return asyncshift::make_ready_future();
 // FUTURE-NEXT: }

@@ -81,14 +81,16 @@ void open_or_create(bool exists, int id, asyncshift::callback<int> done) {
 // PROMISE-NEXT: if (exists) {
 // PROMISE-NEXT: return asyncshift::promise<int>::resolve(id);
 // PROMISE-NEXT: } else {
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(id, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(id, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int created) -> int { return created + 1; });
 // PROMISE-NEXT: }
 // PROMISE-NEXT: }()
 // PROMISE-NEXT: .then([=](int handle) {
 // PROMISE-NEXT: state->handle = handle;
-// PROMISE-NEXT: return asyncshift::make_promise(
-// PROMISE-NEXT: [&](auto cb) { write_int(state->handle, id, cb); });
+// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
+// PROMISE-NEXT: write_int(state->handle, id, std::move(cb));
+// PROMISE-NEXT: });
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=]() -> int { return state->handle; });
 // PROMISE-NEXT: }
@@ -102,14 +104,16 @@ void open_or_create(bool exists, int id, asyncshift::callback<int> done) {
 // FUTURE-NEXT: if (exists) {
 // FUTURE-NEXT: return asyncshift::make_ready_future_of<int>(id);
 // FUTURE-NEXT: } else {
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(id, cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(id, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int created) -> int { return created + 1; });
 // FUTURE-NEXT: }
 // FUTURE-NEXT: }()
 // FUTURE-NEXT: .then([=](int handle) {
 // FUTURE-NEXT: state->handle = handle;
-// FUTURE-NEXT: return asyncshift::make_future(
-// FUTURE-NEXT: [&](auto cb) { write_int(state->handle, id, cb); });
+// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) {
+// FUTURE-NEXT: write_int(state->handle, id, std::move(cb));
+// FUTURE-NEXT: });
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=]() -> int { return state->handle; });
 // FUTURE-NEXT: }

@@ -168,11 +168,11 @@ void count_up(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: return asyncshift::promise<std::vector<int>>::resolve(std::vector<int>{});
 // PROMISE-NEXT: }
 // PROMISE-NEXT: return asyncshift::promise<int>::all(
-// PROMISE-NEXT: asyncshift::map_n(n,
+// PROMISE-NEXT: asyncshift::map_n(
+// PROMISE-NEXT: n,
 // PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<int> {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
-// PROMISE-NEXT: [&](auto cb) {
-// PROMISE-NEXT: read_int(static_cast<int>(i), cb);
+// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) {
+// PROMISE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // PROMISE-NEXT: });
 // PROMISE-NEXT: }))
 // PROMISE-NEXT: .tap_error([=](const asyncshift::error &) { log_line("failed"); });
@@ -185,7 +185,8 @@ void count_up(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: asyncshift::map_n(n,
 // PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<> {
 // PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
-// PROMISE-NEXT: write_int(static_cast<int>(i), 1, cb);
+// PROMISE-NEXT: write_int(static_cast<int>(i), 1,
+// PROMISE-NEXT: std::move(cb));
 // PROMISE-NEXT: });
 // PROMISE-NEXT: }))
 // PROMISE-NEXT: .then([=] { log_line("all written"); });
@@ -195,7 +196,8 @@ void count_up(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: if (i == n) {
 // PROMISE-NEXT: return asyncshift::promise<int>::resolve(total);
 // PROMISE-NEXT: }
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(i, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(i, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) { return self(self, i + 1, total + v); });
 // PROMISE-NEXT: };
 // PROMISE-NEXT: return step(step, 0, 0);
@@ -207,11 +209,11 @@ void count_up(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: std::vector<int>{});
 // FUTURE-NEXT: }
 // FUTURE-NEXT: return asyncshift::when_all(
-// FUTURE-NEXT: asyncshift::map_n(n,
+// FUTURE-NEXT: asyncshift::map_n(
+// FUTURE-NEXT: n,
 // FUTURE-NEXT: [=](std::size_t i) -> asyncshift::future<int> {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
-// FUTURE-NEXT: [&](auto cb) {
-// FUTURE-NEXT: read_int(static_cast<int>(i), cb);
+// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) {
+// FUTURE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // FUTURE-NEXT: });
 // FUTURE-NEXT: }))
 // FUTURE-NEXT: .tap_error([=](const asyncshift::error &) { log_line("failed"); });
@@ -224,7 +226,8 @@ void count_up(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: asyncshift::map_n(n,
 // FUTURE-NEXT: [=](std::size_t i) -> asyncshift::future<> {
 // FUTURE-NEXT: return asyncshift::make_future([&](auto cb) {
-// FUTURE-NEXT: write_int(static_cast<int>(i), 1, cb);
+// FUTURE-NEXT: write_int(static_cast<int>(i), 1,
+// FUTURE-NEXT: std::move(cb));
 // FUTURE-NEXT: });
 // FUTURE-NEXT: }))
 // FUTURE-NEXT: .then([=] { log_line("all written"); });
@@ -234,7 +237,8 @@ void count_up(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: if (i == n) {
 // FUTURE-NEXT: return asyncshift::make_ready_future_of<int>(total);
 // FUTURE-NEXT: }
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(i, cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(i, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) { return self(self, i + 1, total + v); });
 // FUTURE-NEXT: };
 // FUTURE-NEXT: return step(step, 0, 0);

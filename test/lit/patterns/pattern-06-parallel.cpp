@@ -143,11 +143,12 @@ void fan(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: return asyncshift::each_series(
 // PROMISE-NEXT: static_cast<std::size_t>(n),
 // PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<> {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
-// PROMISE-NEXT: [&](auto cb) { read_int(static_cast<int>(i), cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) {
+// PROMISE-NEXT: read_int(static_cast<int>(i), std::move(cb));
+// PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int v) {
 // PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
-// PROMISE-NEXT: write_int(static_cast<int>(i), v + 1, cb);
+// PROMISE-NEXT: write_int(static_cast<int>(i), v + 1, std::move(cb));
 // PROMISE-NEXT: });
 // PROMISE-NEXT: });
 // PROMISE-NEXT: })
@@ -164,13 +165,13 @@ void fan(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: auto branch_state =
 // PROMISE-NEXT: asyncshift::make_shared_state<fan_branch_state>();
 // PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) {
-// PROMISE-NEXT: read_int(static_cast<int>(i), cb);
+// PROMISE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int v) {
 // PROMISE-NEXT: branch_state->doubled = v * 2;
 // PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
 // PROMISE-NEXT: write_int(static_cast<int>(i), branch_state->doubled,
-// PROMISE-NEXT: cb);
+// PROMISE-NEXT: std::move(cb));
 // PROMISE-NEXT: });
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=]() -> int { return branch_state->doubled; });
@@ -187,11 +188,12 @@ void fan(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: return asyncshift::each_series(
 // FUTURE-NEXT: static_cast<std::size_t>(n),
 // FUTURE-NEXT: [=](std::size_t i) -> asyncshift::future<> {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
-// FUTURE-NEXT: [&](auto cb) { read_int(static_cast<int>(i), cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) {
+// FUTURE-NEXT: read_int(static_cast<int>(i), std::move(cb));
+// FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int v) {
 // FUTURE-NEXT: return asyncshift::make_future([&](auto cb) {
-// FUTURE-NEXT: write_int(static_cast<int>(i), v + 1, cb);
+// FUTURE-NEXT: write_int(static_cast<int>(i), v + 1, std::move(cb));
 // FUTURE-NEXT: });
 // FUTURE-NEXT: });
 // FUTURE-NEXT: })
@@ -208,13 +210,13 @@ void fan(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: auto branch_state =
 // FUTURE-NEXT: asyncshift::make_shared_state<fan_branch_state>();
 // FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) {
-// FUTURE-NEXT: read_int(static_cast<int>(i), cb);
+// FUTURE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int v) {
 // FUTURE-NEXT: branch_state->doubled = v * 2;
 // FUTURE-NEXT: return asyncshift::make_future([&](auto cb) {
 // FUTURE-NEXT: write_int(static_cast<int>(i), branch_state->doubled,
-// FUTURE-NEXT: cb);
+// FUTURE-NEXT: std::move(cb));
 // FUTURE-NEXT: });
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=]() -> int { return branch_state->doubled; });

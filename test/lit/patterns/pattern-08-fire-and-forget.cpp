@@ -47,7 +47,8 @@ void save(connection conn, int v, asyncshift::callback<> done) {
 // CORO_VALUES-NEXT: }
 
 // PROMISE-LABEL: asyncshift::promise<> save(connection conn, int v) {
-// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) { write_int(1, v, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise(
+// PROMISE-NEXT: [&](auto cb) { write_int(1, v, std::move(cb)); })
 // PROMISE-NEXT: .then([=] {
 // PROMISE-NEXT: conn.send("saved", [](asyncshift::error) {});
 // PROMISE-NEXT: log_line("sent");
@@ -55,7 +56,8 @@ void save(connection conn, int v, asyncshift::callback<> done) {
 // PROMISE-NEXT: }
 
 // FUTURE-LABEL: asyncshift::future<> save(connection conn, int v) {
-// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) { write_int(1, v, cb); })
+// FUTURE-NEXT: return asyncshift::make_future(
+// FUTURE-NEXT: [&](auto cb) { write_int(1, v, std::move(cb)); })
 // FUTURE-NEXT: .then([=] {
 // FUTURE-NEXT: conn.send("saved", [](asyncshift::error) {});
 // FUTURE-NEXT: log_line("sent");

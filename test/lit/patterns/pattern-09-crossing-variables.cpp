@@ -65,10 +65,12 @@ void twice(asyncshift::callback<int> done) {
 // PROMISE-NEXT: int total{};
 // PROMISE-NEXT: };
 // PROMISE-NEXT: auto state = asyncshift::make_shared_state<twice_state>();
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(1, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) {
 // PROMISE-NEXT: state->total = v;
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(v, cb); });
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(v, std::move(cb)); });
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int v) -> int {
 // PROMISE-NEXT: int total2 = state->total + v;
@@ -81,10 +83,12 @@ void twice(asyncshift::callback<int> done) {
 // FUTURE-NEXT: int total{};
 // FUTURE-NEXT: };
 // FUTURE-NEXT: auto state = asyncshift::make_shared_state<twice_state>();
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(1, cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) {
 // FUTURE-NEXT: state->total = v;
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(v, cb); });
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(v, std::move(cb)); });
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int v) -> int {
 // FUTURE-NEXT: int total2 = state->total + v;

@@ -79,30 +79,38 @@ void store_then_flush(int key, asyncshift::callback<> done) {
 
 // PROMISE-LABEL: asyncshift::promise<> store(int key, int v) {
 // PROMISE-NEXT: log_line("storing");
-// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) { write_int(key, v, cb); });
+// PROMISE-NEXT: return asyncshift::make_promise(
+// PROMISE-NEXT: [&](auto cb) { write_int(key, v, std::move(cb)); });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<int> double_read(int key) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(key, cb); })
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) { read_int(v, cb); });
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(v, std::move(cb)); });
 // PROMISE-NEXT: });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<> store_then_flush(int key) {
-// PROMISE-NEXT: return store(key, 1).then(
-// PROMISE-NEXT: [=] { return asyncshift::make_promise([&](auto cb) { flush(cb); }); });
+// PROMISE-NEXT: return store(key, 1).then([=] {
+// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) { flush(std::move(cb)); });
+// PROMISE-NEXT: });
 // PROMISE-NEXT: }
 
 // FUTURE-LABEL: asyncshift::future<> store(int key, int v) {
 // FUTURE-NEXT: log_line("storing");
-// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) { write_int(key, v, cb); });
+// FUTURE-NEXT: return asyncshift::make_future(
+// FUTURE-NEXT: [&](auto cb) { write_int(key, v, std::move(cb)); });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<int> double_read(int key) {
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(key, cb); })
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) {
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) { read_int(v, cb); });
+// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(v, std::move(cb)); });
 // FUTURE-NEXT: });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<> store_then_flush(int key) {
-// FUTURE-NEXT: return store(key, 1).then(
-// FUTURE-NEXT: [=] { return asyncshift::make_future([&](auto cb) { flush(cb); }); });
+// FUTURE-NEXT: return store(key, 1).then([=] {
+// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) { flush(std::move(cb)); });
+// FUTURE-NEXT: });
 // FUTURE-NEXT: }
