@@ -275,13 +275,14 @@ std::string ChainLowering::promiseOf(const AsyncCallNode &A) {
 bool ChainLowering::isLeafHead(const AsyncCallNode &A) const { return !A.Comb && !A.CalleeConverted; }
 
 /// The leaf call, inside make_promise/make_future: the callback those pass is
-/// owned (it holds a reference on the state), so the call is given it with
-/// std::move; a copy would cost a reference count up and down per op (about
-/// 3% of a doxbee execution in future style). The original call passed its
-/// handler as an rvalue (a lambda), so the callee accepts one.
+/// owned (it holds a reference on the state), so a callee that takes an
+/// rvalue is given it with std::move; a copy would cost a reference count up
+/// and down per op (about 3% of a doxbee execution in future style). A callee
+/// taking `callback<T>&` (reached by forwarding a handler) gets the lvalue.
 std::string ChainLowering::leafHead(const AsyncCallNode &A, const std::string &MoreArgs) {
-  return S.make(A.ValueType) + "[&](auto " + CallbackName + ") { " + text(A.Prefix) + "std::move(" + CallbackName + ")" +
-         text(A.Suffix) + "; }" + MoreArgs + ")";
+  const std::string Handler = A.HandlerTakesRvalue ? "std::move(" + CallbackName + ")" : CallbackName;
+  return S.make(A.ValueType) + "[&](auto " + CallbackName + ") { " + text(A.Prefix) + Handler + text(A.Suffix) + "; }" +
+         MoreArgs + ")";
 }
 
 /// A declaration of \p V initialised by \p Init: a local, or a state field.

@@ -162,6 +162,10 @@ struct AsyncCallNode : Node {
   bool CalleeConverted = false;
   /// T of the callee's callback<T>; empty for callback<>.
   std::string ValueType;
+  /// The callee's handler parameter takes an rvalue (by value, `const&` or a
+  /// forwarding reference), so a printer may hand it a callback with
+  /// std::move; false for a non-const lvalue reference or an unknown callee.
+  bool HandlerTakesRvalue = false;
 
   enum class HandlerKind { Continuation, Forward } Handler = HandlerKind::Continuation;
   Continuation Cont;

@@ -767,13 +767,33 @@ bool Builder::fillCallTexts(const CallExpr *C, const Expr *HandlerArg, AsyncCall
       P.Source.pop_back();
     N.WithoutHandler = concat(P, N.Suffix);
   }
+  // The handler is the last argument, so it binds the last parameter.
+  auto TakesRvalue = [](const FunctionDecl *F) {
+    if (F->getNumParams() == 0 || F->isVariadic())
+      return false;
+    QualType P = F->getParamDecl(F->getNumParams() - 1)->getType();
+    return !P->isLValueReferenceType() || P.getNonReferenceType().isConstQualified();
+  };
   const FunctionDecl *Callee = C->getDirectCallee();
-  if (Callee)
+  if (Callee) {
     N.CalleeConverted = Converted.count(Callee->getCanonicalDecl()) != 0;
-  else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(C->getCallee()->IgnoreParenImpCasts()))
-    for (const NamedDecl *D : ULE->decls())
-      if (const auto *FD = dyn_cast<FunctionDecl>(D->getUnderlyingDecl()))
+    N.HandlerTakesRvalue = TakesRvalue(Callee);
+  } else if (const auto *ULE = dyn_cast<UnresolvedLookupExpr>(C->getCallee()->IgnoreParenImpCasts())) {
+    // A call in a template (a generic lambda's body): every candidate must take an rvalue.
+    bool AllTakeRvalue = ULE->getNumDecls() != 0;
+    for (const NamedDecl *D : ULE->decls()) {
+      const NamedDecl *U = D->getUnderlyingDecl();
+      if (const auto *FD = dyn_cast<FunctionDecl>(U)) {
         N.CalleeConverted |= Converted.count(FD->getCanonicalDecl()) != 0;
+        AllTakeRvalue &= TakesRvalue(FD);
+      } else if (const auto *FT = dyn_cast<FunctionTemplateDecl>(U)) {
+        AllTakeRvalue &= TakesRvalue(FT->getTemplatedDecl());
+      } else {
+        AllTakeRvalue = false;
+      }
+    }
+    N.HandlerTakesRvalue = AllTakeRvalue;
+  }
   return true;
 }
 
