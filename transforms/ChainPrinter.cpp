@@ -252,9 +252,11 @@ std::string ChainLowering::combinatorHead(const Combinator &K) {
   ResultType = SavedResult;
   if (K.K == Combinator::Kind::EachSeries)
     return "asyncshift::each_series(" + Count + ", " + Lambda + ")";
+  // all(n, make) / when_all(n, make) make and join each branch in turn: no
+  // vector of n handles (map_n's) is built and walked again.
   if (S.IsPromise)
-    return S.type(K.ItemType) + "::all(asyncshift::map_n(" + Count + ", " + Lambda + "))";
-  return "asyncshift::when_all(asyncshift::map_n(" + Count + ", " + Lambda + "))";
+    return S.type(K.ItemType) + "::all(" + Count + ", " + Lambda + ")";
+  return "asyncshift::when_all(" + Count + ", " + Lambda + ")";
 }
 
 std::string ChainLowering::text(const Text &T) {

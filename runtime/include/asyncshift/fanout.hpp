@@ -2,8 +2,8 @@
 // asyncshift::parallel(n, branch, done) and each_series(n, step, done).
 //
 //   co_await asyncshift::when_all(n, [=](std::size_t i) -> asyncshift::task<T> { ... });
-//   asyncshift::promise<T>::all(asyncshift::map_n(n, [=](std::size_t i) { ... }));
-//   asyncshift::when_all(asyncshift::map_n(n, [=](std::size_t i) -> asyncshift::future<T> { ... }));
+//   asyncshift::promise<T>::all(n, [=](std::size_t i) -> asyncshift::promise<T> { ... });
+//   asyncshift::when_all(n, [=](std::size_t i) -> asyncshift::future<T> { ... });
 //   asyncshift::each_series(n, [=](std::size_t i) -> asyncshift::promise<> { ... });
 //
 // when_all(n, f) keeps f alive until every branch has finished: a lambda

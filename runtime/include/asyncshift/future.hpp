@@ -809,11 +809,18 @@ public:
   }
 
   static future<R> start(std::vector<future<T>>&& inputs) {
-    const std::size_t n = inputs.size();
+    return start_n(inputs.size(), [&inputs](std::size_t i) { return std::move(inputs[i]); });
+  }
+
+  /// Joins make(0) ... make(n - 1), linking each input as it is made (no
+  /// vector of handles). If make throws, the exception leaves with our
+  /// handle, and the join lives until the inputs linked so far have settled.
+  template <class Make>
+  static future<R> start_n(std::size_t n, Make&& make) {
     auto* j = pool_new<future_join>(n);
     future<R> result(j);
     for (std::size_t i = 0; i < n; ++i) {
-      future_state<T>* s = inputs[i].release();
+      future_state<T>* s = make(i).release();
       assert(s && "an empty future in when_all");
       if (!s->pending()) {
         j->report(i, *s);
@@ -967,6 +974,16 @@ private:
 template <class T>
 future<detail::all_values_t<T>> when_all(std::vector<future<T>> fs) {
   return detail::future_join<T>::start(std::move(fs));
+}
+
+/// when_all of make(0) ... make(n - 1), each made and joined in turn:
+/// generated fan-outs use it, so that no vector of n futures is built and
+/// walked again.
+template <class Make>
+  requires detail::is_future<std::invoke_result_t<Make&, std::size_t>>::value
+auto when_all(std::size_t n, Make make) {
+  using T = typename std::invoke_result_t<Make&, std::size_t>::value_type;
+  return detail::future_join<T>::start_n(n, make);
 }
 
 /// Waits for futures of different types: a tuple of their values

@@ -591,7 +591,13 @@ public:
     if constexpr (M == join_mode::all_settled) settled_.resize(n);
   }
 
-  static promise<R> start(std::vector<promise<T>>&& inputs);
+  static promise<R> start(std::vector<promise<T>>&& inputs) {
+    return start_n(inputs.size(), [&inputs](std::size_t i) { return std::move(inputs[i]); });
+  }
+  /// Makes the join of make(0) ... make(n - 1), attaching each input as it is
+  /// made (no vector of handles: a fan-out holds only the join's slots).
+  template <class Make>
+  static promise<R> start_n(std::size_t n, Make&& make);
 
 private:
   struct slot : promise_reaction {
@@ -820,6 +826,14 @@ public:
   static promise<detail::join_result_t<T, detail::join_mode::all>> all(std::vector<promise> ps) {
     return detail::join_state<T, detail::join_mode::all>::start(std::move(ps));
   }
+  /// all() of make(0) ... make(n - 1), each made and joined in turn, as
+  /// JavaScript's Promise.all over an iterable: generated fan-outs use it,
+  /// so that no vector of n promise handles is built and walked again.
+  template <class Make>
+    requires std::is_same_v<std::invoke_result_t<Make&, std::size_t>, promise>
+  static promise<detail::join_result_t<T, detail::join_mode::all>> all(std::size_t n, Make make) {
+    return detail::join_state<T, detail::join_mode::all>::start_n(n, make);
+  }
   /// Fulfills, when every input has settled, with each outcome as a value
   /// (asyncshift::error for promise<void>, result<T> otherwise). Never rejects.
   static promise<std::vector<settled_t<T>>> all_settled(std::vector<promise> ps) {
@@ -892,8 +906,8 @@ void detail::then_state<T, U, OnValue, OnError>::adopt(promise<U> q) {
 }
 
 template <class T, detail::join_mode M>
-promise<detail::join_result_t<T, M>> detail::join_state<T, M>::start(std::vector<promise<T>>&& inputs) {
-  const std::size_t n = inputs.size();
+template <class Make>
+promise<detail::join_result_t<T, M>> detail::join_state<T, M>::start_n(std::size_t n, Make&& make) {
   auto* j = pool_new<join_state>(n);
   promise<R> result(j);
   if (n == 0) {
@@ -910,10 +924,13 @@ promise<detail::join_result_t<T, M>> detail::join_state<T, M>::start(std::vector
     return result; // race of nothing: pending forever
   }
   for (std::size_t i = 0; i < n; ++i) {
-    assert(inputs[i].valid() && "an empty promise in a combinator");
+    // If make throws, the exception leaves with our handle: the join then
+    // lives until the inputs attached so far have settled, and nobody waits.
+    const promise<T> input = make(i);
+    assert(input.valid() && "an empty promise in a combinator");
     slot& s = j->slots_[i];
     j->add_ref();
-    inputs[i].state()->attach(&s);
+    input.state()->attach(&s);
   }
   return result;
 }

@@ -168,13 +168,12 @@ void count_up(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: return asyncshift::promise<std::vector<int>>::resolve(std::vector<int>{});
 // PROMISE-NEXT: }
 // PROMISE-NEXT: return asyncshift::promise<int>::all(
-// PROMISE-NEXT: asyncshift::map_n(
 // PROMISE-NEXT: n,
 // PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<int> {
 // PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) {
 // PROMISE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // PROMISE-NEXT: });
-// PROMISE-NEXT: }))
+// PROMISE-NEXT: })
 // PROMISE-NEXT: .tap_error([=](const asyncshift::error &) { log_line("failed"); });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<> write_all(std::size_t n) {
@@ -182,13 +181,12 @@ void count_up(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: return asyncshift::promise<>::resolve();
 // PROMISE-NEXT: }
 // PROMISE-NEXT: return asyncshift::promise<>::all(
-// PROMISE-NEXT: asyncshift::map_n(n,
+// PROMISE-NEXT: n,
 // PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<> {
 // PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
-// PROMISE-NEXT: write_int(static_cast<int>(i), 1,
-// PROMISE-NEXT: std::move(cb));
+// PROMISE-NEXT: write_int(static_cast<int>(i), 1, std::move(cb));
 // PROMISE-NEXT: });
-// PROMISE-NEXT: }))
+// PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=] { log_line("all written"); });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<int> count_up(int n) {
@@ -209,27 +207,25 @@ void count_up(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: std::vector<int>{});
 // FUTURE-NEXT: }
 // FUTURE-NEXT: return asyncshift::when_all(
-// FUTURE-NEXT: asyncshift::map_n(
 // FUTURE-NEXT: n,
 // FUTURE-NEXT: [=](std::size_t i) -> asyncshift::future<int> {
 // FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) {
 // FUTURE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // FUTURE-NEXT: });
-// FUTURE-NEXT: }))
+// FUTURE-NEXT: })
 // FUTURE-NEXT: .tap_error([=](const asyncshift::error &) { log_line("failed"); });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<> write_all(std::size_t n) {
 // FUTURE-NEXT: if (n == 0) {
 // FUTURE-NEXT: return asyncshift::make_ready_future();
 // FUTURE-NEXT: }
-// FUTURE-NEXT: return asyncshift::when_all(
-// FUTURE-NEXT: asyncshift::map_n(n,
+// FUTURE-NEXT: return asyncshift::when_all(n,
 // FUTURE-NEXT: [=](std::size_t i) -> asyncshift::future<> {
 // FUTURE-NEXT: return asyncshift::make_future([&](auto cb) {
 // FUTURE-NEXT: write_int(static_cast<int>(i), 1,
 // FUTURE-NEXT: std::move(cb));
 // FUTURE-NEXT: });
-// FUTURE-NEXT: }))
+// FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=] { log_line("all written"); });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<int> count_up(int n) {

@@ -156,7 +156,6 @@ void fan(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<int> fan(int n) {
 // PROMISE-NEXT: return asyncshift::promise<int>::all(
-// PROMISE-NEXT: asyncshift::map_n(
 // PROMISE-NEXT: static_cast<std::size_t>(n),
 // PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<int> {
 // PROMISE-NEXT: struct fan_branch_state {
@@ -175,7 +174,7 @@ void fan(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: });
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=]() -> int { return branch_state->doubled; });
-// PROMISE-NEXT: }))
+// PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](std::vector<int> values) -> int {
 // PROMISE-NEXT: int sum = 0;
 // PROMISE-NEXT: for (int v : values)
@@ -201,7 +200,6 @@ void fan(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<int> fan(int n) {
 // FUTURE-NEXT: return asyncshift::when_all(
-// FUTURE-NEXT: asyncshift::map_n(
 // FUTURE-NEXT: static_cast<std::size_t>(n),
 // FUTURE-NEXT: [=](std::size_t i) -> asyncshift::future<int> {
 // FUTURE-NEXT: struct fan_branch_state {
@@ -220,7 +218,7 @@ void fan(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: });
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=]() -> int { return branch_state->doubled; });
-// FUTURE-NEXT: }))
+// FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](std::vector<int> values) -> int {
 // FUTURE-NEXT: int sum = 0;
 // FUTURE-NEXT: for (int v : values)
