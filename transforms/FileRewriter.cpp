@@ -385,7 +385,9 @@ FileResult Rewriter::run() {
         F.Id = ids::DeclaredElsewhere;
         F.Where.Raw = FD->getLocation().getRawEncoding();
         F.Message = "'" + FD->getNameAsString() +
-                    "' is also declared in another file, which this run does not rewrite; cannot convert";
+                    "' is also declared in another file (a header), and the tool rewrites only the source files it "
+                    "is given; cannot convert (declare it in this file only, or mark that declaration "
+                    "[[clang::annotate(\"asyncshift::leaf\")]] to keep it in callback style)";
         F.Notes.push_back({Loc{Redecl->getLocation().getRawEncoding()}, "declared here"});
         report(Ctx.getDiagnostics(), F);
         Failed = true;
