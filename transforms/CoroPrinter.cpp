@@ -535,6 +535,12 @@ void CoroLowering::lowerComplete(const CompleteNode &N, CoList &OutList, const C
     OutList.push_back(std::move(St));
     return;
   }
+  const bool KnownFailure = N.Err.IsFailure || (N.Err.Var != NoVar && C.Failing.count(N.Err.Var));
+  if (N.ValueWithError && KnownFailure && !Values)
+    refuse(ids::ValueWithError, N.Where,
+           "the handler gets an error and a value here, and the caller may read that value; a rejected promise, a failed "
+               "future or a thrown exception carries only the error; cannot convert to this style (pass the value on "
+               "success only, or use --style=coro-values, which keeps both)");
   const std::string Value = N.HasValue ? Names.render(N.Value) : "";
   if (Values) {
     if (N.Err.IsSuccess)
@@ -545,7 +551,6 @@ void CoroLowering::lowerComplete(const CompleteNode &N, CoList &OutList, const C
     OutList.push_back(std::move(St));
     return;
   }
-  const bool KnownFailure = N.Err.IsFailure || (N.Err.Var != NoVar && C.Failing.count(N.Err.Var));
   if (KnownFailure) {
     St.Text = "throw asyncshift::error_exception(" + errorLiteral(N.Err) + ");";
     St.Throws = true;

@@ -36,6 +36,7 @@ inline constexpr const char *MutableContinuation = "asyncshift-mutable-continuat
 inline constexpr const char *InitCapture = "asyncshift-init-capture";
 inline constexpr const char *ReferenceCapture = "asyncshift-reference-capture";
 inline constexpr const char *ReferenceParameter = "asyncshift-reference-parameter";
+inline constexpr const char *ReferenceVariable = "asyncshift-reference-variable";
 inline constexpr const char *TemplateFunction = "asyncshift-template-function";
 inline constexpr const char *VirtualFunction = "asyncshift-virtual-function";
 inline constexpr const char *FunctionAsValue = "asyncshift-function-as-value";
@@ -49,6 +50,7 @@ inline constexpr const char *JoinType = "asyncshift-join-type";
 inline constexpr const char *DetachedConvertedCall = "asyncshift-detached-converted-call";
 inline constexpr const char *DeclaredElsewhere = "asyncshift-declared-elsewhere";
 inline constexpr const char *ReturnValue = "asyncshift-return-value";
+inline constexpr const char *ValueWithError = "asyncshift-value-with-error";
 // Findings shared with --check.
 inline constexpr const char *CalledTwice = "asyncshift-callback-called-twice";
 inline constexpr const char *NotCalled = "asyncshift-callback-not-called";

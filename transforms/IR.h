@@ -209,6 +209,14 @@ struct CompleteNode : Node {
   ErrorArg Err;
   bool HasValue = false;
   Text Value;
+  /// `done(err, v)` where err may be a failure and v is neither a default
+  /// (`{}`, `0`, `T{}`) nor the value forwarded with that error from a
+  /// continuation's `(err, v)`. On a path where err is known to be a failure
+  /// (`if (err) return done(err, partial);`) the value is meant for the
+  /// caller, and only errors-as-values code can hand it over: the other
+  /// printers refuse that. (`done(err, v)` where err may be success is the
+  /// success value, and converts: SPEC §3 fails with `cb(err)`.)
+  bool ValueWithError = false;
   bool IsReturn = false;
   static bool classof(const Node *N) { return N->Kind == NodeKind::Complete; }
 };

@@ -72,6 +72,7 @@ private:
   // Building.
   bool mentionsAsync(const Stmt *S) const;
   bool checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNotByRef);
+  bool refuseCopiedReference(const LambdaCapture &Cap, const LambdaExpr *L, StringRef What);
   void refuseGenericContinuation(const LambdaExpr *L);
   void buildBlock(const Stmt *S, Block &Out);
   void buildStmt(const Stmt *S, Block &Out);
@@ -172,6 +173,37 @@ public:
 
 private:
   const Builder &B;
+};
+
+/// The first use, inside a lambda's body, of a local reference variable
+/// declared outside the lambda that the lambda does not capture: a reference
+/// initialized with a constant expression (`const T &r = some_global;`),
+/// which Clang does not capture and g++ copies.
+class UncapturedReferenceUse : public RecursiveASTVisitor<UncapturedReferenceUse> {
+public:
+  explicit UncapturedReferenceUse(const LambdaExpr *L) : L(L), CallOp(L->getCallOperator()) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const auto *V = dyn_cast<VarDecl>(E->getDecl());
+    if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() || !V->getType()->isReferenceType() ||
+        captures(V))
+      return true;
+    const DeclContext *DC = V->getDeclContext();
+    if (DC == CallOp || CallOp->Encloses(DC))
+      return true;
+    Found = E;
+    return false;
+  }
+  const DeclRefExpr *Found = nullptr;
+
+private:
+  bool captures(const VarDecl *V) const {
+    for (const LambdaCapture &C : L->captures())
+      if (C.capturesVariable() && C.getCapturedVar() == V)
+        return true;
+    return false;
+  }
+  const LambdaExpr *L;
+  const CXXMethodDecl *CallOp;
 };
 
 } // namespace
@@ -669,6 +701,36 @@ void Builder::describeDecl(const VarDecl *VD, SyncNode &N) {
     F.Vars[varId(VD)].Type = writtenType(VD);
 }
 
+/// `{}`, `T{}`, `T()`, `0`, `false`, `nullptr`: what a failing leaf of the
+/// runtime passes along with its error.
+static bool isDefaultValue(const Expr *E) {
+  E = E->IgnoreImplicit()->IgnoreParens();
+  if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E))
+    E = Cast->getSubExpr()->IgnoreImplicit()->IgnoreParens();
+  if (const auto *List = dyn_cast<InitListExpr>(E))
+    return List->getNumInits() == 0;
+  if (const auto *Construct = dyn_cast<CXXConstructExpr>(E))
+    return Construct->getNumArgs() == 0;
+  if (isa<CXXScalarValueInitExpr, ImplicitValueInitExpr, CXXNullPtrLiteralExpr>(E))
+    return true;
+  if (const auto *Int = dyn_cast<IntegerLiteral>(E))
+    return Int->getValue() == 0;
+  if (const auto *Bool = dyn_cast<CXXBoolLiteralExpr>(E))
+    return !Bool->getValue();
+  if (const auto *Float = dyn_cast<FloatingLiteral>(E))
+    return Float->getValue().isZero();
+  return false;
+}
+
+/// `done(err, v)` inside a continuation `(asyncshift::error err, T v)`: the
+/// value that came with the error, passed on with it (a failing leaf's value
+/// is a default one, by the callback convention).
+static bool isForwardedValue(const Expr *Err, const Expr *Value) {
+  const auto *E = dyn_cast_or_null<ParmVarDecl>(referencedVar(stripArgument(Err)));
+  const auto *V = dyn_cast_or_null<ParmVarDecl>(referencedVar(stripArgument(Value)));
+  return E && V && E->getDeclContext() == V->getDeclContext();
+}
+
 ErrorArg Builder::errorArg(const Expr *E) {
   ErrorArg A;
   A.Present = true;
@@ -702,6 +764,27 @@ bool Builder::buildContinuation(const LambdaExpr *L, Continuation &C) {
   return true;
 }
 
+/// A continuation that captures a reference variable by copy copies what it
+/// refers to, when the continuation is made; flattened code would go on
+/// reading through the reference (a coroutine frame keeps the reference
+/// itself), and so see later changes, or a dead object. Refused, with the fix
+/// (declare a copy). Returns false when it refused.
+bool Builder::refuseCopiedReference(const LambdaCapture &Cap, const LambdaExpr *L, StringRef What) {
+  if (!Cap.capturesVariable() || Cap.getCaptureKind() != LCK_ByCopy)
+    return true;
+  const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
+  if (!V || !V->getType()->isReferenceType() || isa<ParmVarDecl>(V))
+    return true;
+  SourceLocation At = Cap.isImplicit() ? L->getCaptureDefaultLoc() : Cap.getLocation();
+  refuse(ids::ReferenceVariable, At, SourceRange(At, At),
+         What.str() + " copies '" + V->getNameAsString() +
+             "', a reference: the copy is made when the continuation is created, and converted code would read "
+             "through the reference after the wait; cannot convert (declare '" +
+             V->getNameAsString() + "' as a copy, not a reference)");
+  Findings.back().Notes.push_back({Loc{V->getLocation().getRawEncoding()}, "'" + V->getNameAsString() + "' is declared here"});
+  return false;
+}
+
 /// The capture list of a continuation or a branch lambda (\p What). Copies,
 /// implicit (`[=]`) or named (`[done, k]`), become the variables themselves
 /// once the code is flattened; `mutable`, references and init-captures
@@ -711,6 +794,19 @@ bool Builder::checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNo
     refuse(ids::MutableContinuation, L->getBeginLoc(), L->getIntroducerRange(),
            "'mutable' " + std::string(What == "branch" ? "branch lambda" : What) +
                "; cannot convert (its captured copies would become shared variables)");
+    return false;
+  }
+  UncapturedReferenceUse Uncaptured(L);
+  Uncaptured.TraverseStmt(L->getBody());
+  if (const DeclRefExpr *E = Uncaptured.Found) {
+    const auto *V = cast<VarDecl>(E->getDecl());
+    refuse(ids::ReferenceVariable, E->getLocation(), E->getSourceRange(),
+           What.str() + " uses '" + V->getNameAsString() +
+               "', a reference declared outside it that it does not capture (it refers to a constant); g++ copies "
+               "what it refers to when the continuation is created, Clang does not, and converted code reads through "
+               "the reference after the wait; cannot convert (declare '" +
+               V->getNameAsString() + "' as a copy, or name what it refers to)");
+    Findings.back().Notes.push_back({Loc{V->getLocation().getRawEncoding()}, "'" + V->getNameAsString() + "' is declared here"});
     return false;
   }
   for (auto [Cap, Init] : llvm::zip(L->captures(), L->capture_inits())) {
@@ -732,6 +828,8 @@ bool Builder::checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNo
                  WhyNotByRef.str() + ")");
       return false;
     }
+    if (!refuseCopiedReference(Cap, L, What))
+      return false;
     // `[done]` names the handler in the capture list: a copy, not a use.
     if (!Cap.isImplicit() && Init) {
       AsyncRefCollector Refs(*this);
@@ -947,13 +1045,16 @@ void Builder::buildRecursiveLoop(const RecursiveLoopMatch &M, Block &Out) {
            "'mutable' loop lambda; cannot convert");
     return;
   }
-  for (const LambdaCapture &Cap : M.Lambda->captures())
+  for (const LambdaCapture &Cap : M.Lambda->captures()) {
     if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef) {
       SourceLocation At = Cap.isImplicit() ? M.Lambda->getCaptureDefaultLoc() : Cap.getLocation();
       refuse(ids::ReferenceCapture, At, SourceRange(At, At),
              "loop lambda captures '" + Cap.getCapturedVar()->getNameAsString() + "' by reference; cannot convert");
       return;
     }
+    if (!refuseCopiedReference(Cap, M.Lambda, "loop lambda"))
+      return;
+  }
   const CXXMethodDecl *Op = M.Lambda->getCallOperator();
   for (unsigned I = 1; I < Op->getNumParams(); ++I) {
     const ParmVarDecl *P = Op->getParamDecl(I);
@@ -1093,6 +1194,7 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
         N->Value = *T;
       else
         refuse(ids::Macro, A.Args[1], "argument comes from a macro expansion; cannot convert");
+      N->ValueWithError = !N->Err.IsSuccess && !isDefaultValue(A.Args[1]) && !isForwardedValue(A.Args[0], A.Args[1]);
     }
     Out.push_back(std::move(N));
     return true;
