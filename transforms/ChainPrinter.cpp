@@ -547,6 +547,8 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
 std::string ChainLowering::lowerSeq(const std::vector<const Node *> &Nodes, const Ctx &C) {
   std::string Out;
   for (const Node *N : Nodes) {
+    if (!N->Comment.empty() && N->Kind != NodeKind::ContDef)
+      Out += N->Comment + "\n";
     switch (N->Kind) {
     case NodeKind::Sync:
       Out += syncText(static_cast<const SyncNode &>(*N));

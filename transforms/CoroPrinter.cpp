@@ -267,6 +267,11 @@ std::string CoroLowering::settled(const AsyncCallNode &A) {
 
 void CoroLowering::lowerSeq(const std::vector<const Node *> &Nodes, CoList &OutList, const Ctx &C) {
   for (const Node *N : Nodes) {
+    if (!N->Comment.empty() && N->Kind != NodeKind::ContDef) {
+      CoStmt Comment;
+      Comment.Text = N->Comment;
+      OutList.push_back(std::move(Comment));
+    }
     switch (N->Kind) {
     case NodeKind::Sync: {
       const auto &S = static_cast<const SyncNode &>(*N);

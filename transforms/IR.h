@@ -107,6 +107,10 @@ struct Node {
   virtual ~Node() = default;
   NodeKind Kind;
   Loc Where;
+  /// The comments written between the previous statement of the block (or
+  /// its `{`) and this one, one per line, which the printers put before what
+  /// they print for this node (lost if the node is folded into another).
+  std::string Comment;
 };
 
 using NodePtr = std::unique_ptr<Node>;

@@ -16,6 +16,7 @@
 #include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
+#include "clang/Basic/CharInfo.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/ADT/DenseMap.h"
@@ -55,6 +56,7 @@ private:
   // Source text.
   std::optional<std::pair<unsigned, unsigned>> offsets(SourceRange R) const;
   std::optional<unsigned> offsetOf(SourceLocation L) const;
+  std::string commentsBetween(unsigned Begin, unsigned End, std::string &Trailing) const;
   Text textAt(unsigned Begin, unsigned End) const;
   std::optional<Text> textOf(SourceRange R) const;
   std::optional<Text> textOf(const Stmt *S) const { return textOf(S->getSourceRange()); }
@@ -399,16 +401,77 @@ void Builder::buildBlock(const Stmt *S, Block &Out) {
       }
     }
   }
+  std::optional<unsigned> GapBegin = offsetOf(CS->getLBracLoc());
+  if (GapBegin)
+    ++*GapBegin;
   for (const Stmt *Child : CS->body()) {
+    std::optional<unsigned> ChildBegin = offsetOf(Child->getBeginLoc());
+    std::string Trailing;
+    std::string Comment = GapBegin && ChildBegin ? commentsBetween(*GapBegin, *ChildBegin, Trailing) : "";
+    // `stmt; // says what stmt does` stays on its statement's line.
+    if (!Trailing.empty()) {
+      if (auto *Prev = Out.empty() ? nullptr : dyn<SyncNode>(Out.back().get()))
+        Prev->Code.Source += " " + Trailing;
+      else
+        Comment = Comment.empty() ? Trailing : Trailing + "\n" + Comment;
+    }
+    if (auto End = offsets(Child->getSourceRange()))
+      GapBegin = End->second;
+    else
+      GapBegin.reset();
     if (Skip.count(Child))
       continue;
+    const std::size_t Before = Out.size();
     if (auto It = Counters.find(Child); It != Counters.end())
       buildCounterLoop(It->second, Out);
     else if (auto It = Loops.find(Child); It != Loops.end())
       buildRecursiveLoop(It->second, Out);
     else
       buildStmt(Child, Out);
+    if (!Comment.empty() && Out.size() > Before)
+      Out[Before]->Comment = std::move(Comment);
   }
+}
+
+/// The comments in Buffer[Begin, End), one per line (`//` comments that
+/// say nothing left out), or "" when the range holds anything but comments,
+/// whitespace and semicolons (a preprocessor line, say). A `//` comment on
+/// the line where the range begins goes to \p Trailing instead.
+std::string Builder::commentsBetween(unsigned Begin, unsigned End, std::string &Trailing) const {
+  std::string Out;
+  StringRef Gap = Buffer.slice(Begin, End);
+  bool SameLine = true;
+  while (!Gap.empty()) {
+    char C = Gap.front();
+    if (C == '\n')
+      SameLine = false;
+    if (C == ';' || isWhitespace(C)) {
+      Gap = Gap.drop_front();
+    } else if (Gap.starts_with("//")) {
+      StringRef Line = Gap.take_until([](char Ch) { return Ch == '\n'; });
+      Gap = Gap.drop_front(Line.size());
+      if (Line.drop_front(2).trim().empty())
+        continue;
+      if (SameLine && Out.empty())
+        Trailing = Line.rtrim().str();
+      else
+        Out += Line.rtrim().str() + "\n";
+    } else if (Gap.starts_with("/*")) {
+      std::size_t Close = Gap.find("*/", 2);
+      if (Close == StringRef::npos) {
+        Trailing.clear();
+        return "";
+      }
+      Out += Gap.take_front(Close + 2).str() + "\n";
+      Gap = Gap.drop_front(Close + 2);
+    } else {
+      Trailing.clear();
+      return "";
+    }
+  }
+  if (!Out.empty())
+    Out.pop_back();
+  return Out;
 }
 
 /// Statements after a completion that are only `return;` fold into it.
