@@ -474,6 +474,23 @@ std::string Builder::commentsBetween(unsigned Begin, unsigned End, std::string &
   return Out;
 }
 
+/// How a diagnostic names a statement the converter does not take apart.
+static std::string statementName(const Stmt *S) {
+  if (isa<SwitchStmt>(S))
+    return "a 'switch' statement";
+  if (isa<CXXTryStmt>(S))
+    return "a 'try' block";
+  if (isa<CompoundStmt>(S))
+    return "a nested block ('{ ... }')";
+  if (isa<WhileStmt>(S))
+    return "a 'while' loop";
+  if (isa<DoStmt>(S))
+    return "a 'do' loop";
+  if (isa<ForStmt, CXXForRangeStmt>(S))
+    return "a 'for' loop";
+  return std::string("a '") + S->getStmtClassName() + "' statement";
+}
+
 /// Statements after a completion that are only `return;` fold into it.
 static bool foldReturn(Block &Out) {
   if (Out.empty())
@@ -597,8 +614,7 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
 
   if (mentionsAsync(S))
     return refuse(ids::UnsupportedStatement, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
-                  std::string("async work inside a '") + S->getStmtClassName() +
-                      "' statement; cannot convert");
+                  "async work inside " + statementName(S) + "; cannot convert");
   buildSync(S, Out);
 }
 
