@@ -215,26 +215,26 @@ TEST(fanout_all_of_n, an_exception_from_make_leaves_all_and_frees_the_join_when_
   {
     loop l(clock_kind::virtual_time);
     int ran = 0;
+    // An operation that completes with 1 after a millisecond, counting itself.
+    auto counted_op = [&](callback<int> cb) {
+      l.set_timeout(ms, [&ran, cb] {
+        ++ran;
+        cb({}, 1);
+      });
+    };
+    auto throws_at = [](std::size_t at, std::size_t i) {
+      if (i == at) throw std::runtime_error("make");
+    };
     EXPECT_THROW(promise<int>::all(5,
                                    [&](std::size_t i) {
-                                     if (i == 2) throw std::runtime_error("make");
-                                     return make_promise<int>([&](callback<int> cb) {
-                                       l.set_timeout(ms, [&ran, cb] {
-                                         ++ran;
-                                         cb({}, 1);
-                                       });
-                                     });
+                                     throws_at(2, i);
+                                     return make_promise<int>(counted_op);
                                    }),
                  std::runtime_error);
     EXPECT_THROW(when_all(5,
                           [&](std::size_t i) {
-                            if (i == 3) throw std::runtime_error("make");
-                            return make_future<int>([&](callback<int> cb) {
-                              l.set_timeout(ms, [&ran, cb] {
-                                ++ran;
-                                cb({}, 1);
-                              });
-                            });
+                            throws_at(3, i);
+                            return make_future<int>(counted_op);
                           }),
                  std::runtime_error);
     l.run();
