@@ -74,7 +74,7 @@ private:
   // Building.
   bool mentionsAsync(const Stmt *S) const;
   bool checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNotByRef);
-  bool refuseCopiedReference(const LambdaCapture &Cap, const LambdaExpr *L, StringRef What);
+  bool refuseOuterReferences(const LambdaExpr *L, StringRef What);
   void refuseGenericContinuation(const LambdaExpr *L);
   void buildBlock(const Stmt *S, Block &Out);
   void buildStmt(const Stmt *S, Block &Out);
@@ -843,25 +843,44 @@ bool Builder::buildContinuation(const LambdaExpr *L, Continuation &C) {
   return true;
 }
 
-/// A continuation that captures a reference variable by copy copies what it
-/// refers to, when the continuation is made; flattened code would go on
-/// reading through the reference (a coroutine frame keeps the reference
-/// itself), and so see later changes, or a dead object. Refused, with the fix
-/// (declare a copy). Returns false when it refused.
-bool Builder::refuseCopiedReference(const LambdaCapture &Cap, const LambdaExpr *L, StringRef What) {
-  if (!Cap.capturesVariable() || Cap.getCaptureKind() != LCK_ByCopy)
-    return true;
-  const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
-  if (!V || !V->getType()->isReferenceType() || isa<ParmVarDecl>(V))
-    return true;
-  SourceLocation At = Cap.isImplicit() ? L->getCaptureDefaultLoc() : Cap.getLocation();
-  refuse(ids::ReferenceVariable, At, SourceRange(At, At),
-         What.str() + " copies '" + V->getNameAsString() +
-             "', a reference: the copy is made when the continuation is created, and converted code would read "
-             "through the reference after the wait; cannot convert (declare '" +
-             V->getNameAsString() + "' as a copy, not a reference)");
-  Findings.back().Notes.push_back({Loc{V->getLocation().getRawEncoding()}, "'" + V->getNameAsString() + "' is declared here"});
-  return false;
+/// A lambda (\p What: a continuation, a branch, a loop lambda) reading a
+/// reference variable declared outside it. Captured by copy, the lambda copies
+/// what it refers to when it is made; a reference initialized with a constant
+/// expression (`= some_global`) Clang does not capture at all, and g++ copies.
+/// Flattened code would go on reading through the reference after the wait (a
+/// coroutine frame keeps the reference itself), and so see later changes, or a
+/// dead object. Refused, with the fix (declare a copy). Returns false when it
+/// refused.
+bool Builder::refuseOuterReferences(const LambdaExpr *L, StringRef What) {
+  auto Refuse = [&](SourceLocation At, SourceRange R, const VarDecl *V, const std::string &How) {
+    const std::string Name = V->getNameAsString();
+    refuse(ids::ReferenceVariable, At, R,
+           What.str() + How + ", and converted code would read through the reference after the wait; cannot convert "
+                              "(declare '" + Name + "' as a copy, not a reference)");
+    Findings.back().Notes.push_back({Loc{V->getLocation().getRawEncoding()}, "'" + Name + "' is declared here"});
+    return false;
+  };
+  for (const LambdaCapture &Cap : L->captures()) {
+    if (!Cap.capturesVariable() || Cap.getCaptureKind() != LCK_ByCopy)
+      continue;
+    const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
+    if (!V || !V->getType()->isReferenceType() || isa<ParmVarDecl>(V))
+      continue;
+    SourceLocation At = Cap.isImplicit() ? L->getCaptureDefaultLoc() : Cap.getLocation();
+    return Refuse(At, SourceRange(At, At), V,
+                  " copies '" + V->getNameAsString() +
+                      "', a reference: the copy is made when the " + What.str() + " is created");
+  }
+  UncapturedReferenceUse Uncaptured(L);
+  Uncaptured.TraverseStmt(L->getBody());
+  if (const DeclRefExpr *E = Uncaptured.Found) {
+    const auto *V = cast<VarDecl>(E->getDecl());
+    return Refuse(E->getLocation(), E->getSourceRange(), V,
+                  " uses '" + V->getNameAsString() +
+                      "', a reference declared outside it that it does not capture (it refers to a constant); g++ "
+                      "copies what it refers to when the " + What.str() + " is created, Clang does not");
+  }
+  return true;
 }
 
 /// The capture list of a continuation or a branch lambda (\p What). Copies,
@@ -873,19 +892,6 @@ bool Builder::checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNo
     refuse(ids::MutableContinuation, L->getBeginLoc(), L->getIntroducerRange(),
            "'mutable' " + std::string(What == "branch" ? "branch lambda" : What) +
                "; cannot convert (its captured copies would become shared variables)");
-    return false;
-  }
-  UncapturedReferenceUse Uncaptured(L);
-  Uncaptured.TraverseStmt(L->getBody());
-  if (const DeclRefExpr *E = Uncaptured.Found) {
-    const auto *V = cast<VarDecl>(E->getDecl());
-    refuse(ids::ReferenceVariable, E->getLocation(), E->getSourceRange(),
-           What.str() + " uses '" + V->getNameAsString() +
-               "', a reference declared outside it that it does not capture (it refers to a constant); g++ copies "
-               "what it refers to when the continuation is created, Clang does not, and converted code reads through "
-               "the reference after the wait; cannot convert (declare '" +
-               V->getNameAsString() + "' as a copy, or name what it refers to)");
-    Findings.back().Notes.push_back({Loc{V->getLocation().getRawEncoding()}, "'" + V->getNameAsString() + "' is declared here"});
     return false;
   }
   for (auto [Cap, Init] : llvm::zip(L->captures(), L->capture_inits())) {
@@ -907,8 +913,6 @@ bool Builder::checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNo
                  WhyNotByRef.str() + ")");
       return false;
     }
-    if (!refuseCopiedReference(Cap, L, What))
-      return false;
     // `[done]` names the handler in the capture list: a copy, not a use.
     if (!Cap.isImplicit() && Init) {
       AsyncRefCollector Refs(*this);
@@ -916,7 +920,7 @@ bool Builder::checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNo
       Accounted.insert(Refs.Found.begin(), Refs.Found.end());
     }
   }
-  return true;
+  return refuseOuterReferences(L, What);
 }
 
 /// The call's text around its handler argument, and whether the callee is
@@ -1124,16 +1128,15 @@ void Builder::buildRecursiveLoop(const RecursiveLoopMatch &M, Block &Out) {
            "'mutable' loop lambda; cannot convert");
     return;
   }
-  for (const LambdaCapture &Cap : M.Lambda->captures()) {
+  for (const LambdaCapture &Cap : M.Lambda->captures())
     if (Cap.capturesVariable() && Cap.getCaptureKind() == LCK_ByRef) {
       SourceLocation At = Cap.isImplicit() ? M.Lambda->getCaptureDefaultLoc() : Cap.getLocation();
       refuse(ids::ReferenceCapture, At, SourceRange(At, At),
              "loop lambda captures '" + Cap.getCapturedVar()->getNameAsString() + "' by reference; cannot convert");
       return;
     }
-    if (!refuseCopiedReference(Cap, M.Lambda, "loop lambda"))
-      return;
-  }
+  if (!refuseOuterReferences(M.Lambda, "loop lambda"))
+    return;
   const CXXMethodDecl *Op = M.Lambda->getCallOperator();
   for (unsigned I = 1; I < Op->getNumParams(); ++I) {
     const ParmVarDecl *P = Op->getParamDecl(I);

@@ -59,3 +59,18 @@ void describe_global(int key, asyncshift::callback<std::string> done) {
   });
   // CHECK: :[[@LINE-6]]:22: note: 'mode' is declared here
 }
+
+// The recursive-lambda idiom's lambda is checked the same way: its body
+// becomes the body of a loop in the coroutine, after waits.
+void count_in_mode(int n, asyncshift::callback<std::string> done) {
+  const std::string &mode = g_mode;
+  auto step = [=](auto &self, int i) -> void {
+    // CHECK: :[[@LINE+1]]:33: error: loop lambda uses 'mode', a reference declared outside it that it does not capture {{.*}}[asyncshift-reference-variable]
+    if (i == n) return done({}, mode);
+    read_int(i, [=](asyncshift::error err, int) {
+      if (err) return done(err);
+      self(self, i + 1);
+    });
+  };
+  step(step, 0);
+}
