@@ -371,12 +371,9 @@ void ChainLowering::scanExits(const std::vector<const Node *> &Nodes, Exits &E, 
 
 std::string ChainLowering::lowerComplete(const CompleteNode &N, const Ctx &C) {
   std::string Out;
-  const bool KnownFailure = N.Err.IsFailure || (N.Err.Var != NoVar && C.Failing.count(N.Err.Var));
+  const bool KnownFailure = knownFailure(N.Err, C.Failing);
   if (N.ValueWithError && KnownFailure)
-    refuse(ids::ValueWithError, N.Where,
-           "the handler gets an error and a value here, and the caller may read that value; a rejected promise, a failed "
-               "future or a thrown exception carries only the error; cannot convert to this style (pass the value on "
-               "success only, or use --style=coro-values, which keeps both)");
+    refuse(ids::ValueWithError, N.Where, ValueWithErrorMessage);
   // Where exits are promises (the function's own body among them), a failure
   // is a rejected promise: a throw there would escape to the caller
   // synchronously instead of reaching the chain.

@@ -522,9 +522,9 @@ void CoroLowering::lowerComplete(const CompleteNode &N, CoList &OutList, const C
   CoStmt St;
   addUses(St.Uses, N.Err.Expr);
   addUses(St.Uses, N.Value);
+  const bool KnownFailure = knownFailure(N.Err, C.Failing);
   if (C.ExitKind != Ctx::Exit::Return) {
     // A step of an each_series loop: success moves to the next step.
-    const bool KnownFailure = N.Err.IsFailure || (N.Err.Var != NoVar && C.Failing.count(N.Err.Var));
     if (N.Err.IsSuccess) {
       St.Text = C.nextStep();
     } else if (C.ExitKind == Ctx::Exit::SeriesThrow) {
@@ -540,12 +540,8 @@ void CoroLowering::lowerComplete(const CompleteNode &N, CoList &OutList, const C
     OutList.push_back(std::move(St));
     return;
   }
-  const bool KnownFailure = N.Err.IsFailure || (N.Err.Var != NoVar && C.Failing.count(N.Err.Var));
   if (N.ValueWithError && KnownFailure && !Values)
-    refuse(ids::ValueWithError, N.Where,
-           "the handler gets an error and a value here, and the caller may read that value; a rejected promise, a failed "
-               "future or a thrown exception carries only the error; cannot convert to this style (pass the value on "
-               "success only, or use --style=coro-values, which keeps both)");
+    refuse(ids::ValueWithError, N.Where, ValueWithErrorMessage);
   const std::string Value = N.HasValue ? Names.render(N.Value) : "";
   if (Values) {
     if (N.Err.IsSuccess)

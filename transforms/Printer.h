@@ -40,6 +40,20 @@ public:
   virtual std::string detachedCall(const std::string &Call, const std::string &Handler) const = 0;
 };
 
+/// The error a completion passes is known to be a failure here: a failure
+/// made on the spot, or an error variable \p Failing says failed on this path.
+inline bool knownFailure(const ErrorArg &E, const std::set<VarId> &Failing) {
+  return E.IsFailure || (E.Var != NoVar && Failing.count(E.Var));
+}
+
+/// Why a style whose failures carry only the error (promise, future, coro)
+/// refuses a completion known to fail that passes a value meant for the
+/// caller (CompleteNode::ValueWithError).
+inline constexpr const char *ValueWithErrorMessage =
+    "the handler gets an error and a value here, and the caller may read that value; a rejected promise, a failed "
+    "future or a thrown exception carries only the error; cannot convert to this style (pass the value on success "
+    "only, or use --style=coro-values, which keeps both)";
+
 /// The printer for \p Style, or null if there is no such style.
 std::unique_ptr<StylePrinter> makePrinter(const std::string &Style);
 
