@@ -253,7 +253,7 @@ std::string ChainLowering::combinatorHead(const Combinator &K) {
   if (K.K == Combinator::Kind::EachSeries)
     return "asyncshift::each_series(" + Count + ", " + Lambda + ")";
   // all(n, make) / when_all(n, make) make and join each branch in turn: no
-  // vector of n handles (map_n's) is built and walked again.
+  // vector of n handles is built and walked again.
   if (S.IsPromise)
     return S.type(K.ItemType) + "::all(" + Count + ", " + Lambda + ")";
   return "asyncshift::when_all(" + Count + ", " + Lambda + ")";

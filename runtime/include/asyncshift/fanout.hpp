@@ -110,16 +110,6 @@ auto when_all(std::size_t n, F f) {
   });
 }
 
-/// {f(0), ..., f(n - 1)}, made in index order (promises and futures start
-/// their work as they are made: this is the fan-out).
-template <class F>
-auto map_n(std::size_t n, F f) {
-  std::vector<std::invoke_result_t<F&, std::size_t>> out;
-  out.reserve(n);
-  for (std::size_t i = 0; i < n; ++i) out.push_back(f(i));
-  return out;
-}
-
 namespace detail {
 template <class R>
 concept deliverable = requires(R r, callback<> cb) { std::move(r).then_callback(std::move(cb)); };

@@ -163,7 +163,7 @@ TEST(fanout_when_all, operation_branches_yield_their_values) {
 // promise<T>::all(n, make) and when_all(n, make) over futures: what generated
 // promise and future code uses for parallel(n, branch, done). Each input is
 // made and joined in turn, as JavaScript's Promise.all over an iterable; no
-// vector of n handles is built (all(map_n(n, make)) built one and walked it
+// vector of n handles is built (the earlier all(map_n(n, make)) built one and walked it
 // again: 7-9% of madeup_parallel's instructions in both styles).
 
 TEST(fanout_all_of_n, promise_all_yields_values_in_index_order_and_makes_each_input_once_in_order) {
