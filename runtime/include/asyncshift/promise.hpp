@@ -586,8 +586,8 @@ class join_state final : public promise_state<join_result_t<T, M>> {
 
 public:
   explicit join_state(std::size_t n)
-      : promise_state<R>(&ops_), remaining_(n), slots_(n, this, current_context()) {
-    if constexpr (M == join_mode::all && !std::is_void_v<T>) values_.expect(n);
+      : promise_state<R>(&ops_), remaining_(n), ctx_(current_context()), slots_(n, this) {
+    if constexpr (M == join_mode::all && !std::is_void_v<T> && !values_in_slots) values_.expect(n);
     if constexpr (M == join_mode::all_settled) settled_.resize(n);
   }
 
@@ -600,19 +600,37 @@ public:
   static promise<R> start_n(std::size_t n, Make&& make);
 
 private:
+  /// One input's reaction: 24 bytes, and a million-op fan-out has a million
+  /// of them. Every slot has the same join and the same context, so a slot
+  /// keeps its join in the reaction's context word (the join keeps the
+  /// context) and finds its index from its place in the array.
   struct slot : promise_reaction {
-    slot(join_state* j, context* c) noexcept : join(j) {
+    explicit slot(join_state* j) noexcept {
       this->fire = &fire_slot;
-      this->ctx = c;
+      this->ctx = reinterpret_cast<context*>(j);
     }
-    join_state* join;
+    join_state* join() const noexcept { return reinterpret_cast<join_state*>(this->ctx); }
   };
+
+  /// all() over small trivially copyable values (an int64 fan-out) keeps each
+  /// value in its input's slot, which is not needed once it has fired, and
+  /// makes the result vector once, at the end: a fan-out's peak then holds no
+  /// result vector beside the operations still pending.
+  static constexpr bool values_in_slots = [] {
+    if constexpr (M != join_mode::all || std::is_void_v<T>)
+      return false;
+    else
+      return std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(slot) && alignof(T) <= alignof(slot);
+  }();
 
   static void fire_slot(void* p) {
     auto* s = static_cast<slot*>(static_cast<promise_reaction*>(p));
-    join_state* join = s->join;
+    join_state* join = s->join();
     auto* src = static_cast<promise_state<T>*>(s->source);
     if (src) {
+      // Run from the microtask queue, which made our context word (the
+      // join) the current context: put the join's own context there first.
+      detail::tl_context = join->ctx_;
       try {
         join->report(join->slots_.index_of(s), *src);
       } catch (...) {
@@ -627,10 +645,23 @@ private:
     const bool ok = src.status == outcome_status::fulfilled;
     if constexpr (M == join_mode::all) {
       if (!ok) return this->reject(error(src.err));
-      if constexpr (!std::is_void_v<T>) values_.set(i, src.unique() ? T(std::move(src.value)) : T(std::as_const(src.value)));
+      if constexpr (values_in_slots)
+        ::new (static_cast<void*>(slots_.get() + i)) T(src.value); // the slot has fired: its bytes are free
+      else if constexpr (!std::is_void_v<T>)
+        values_.set(i, src.unique() ? T(std::move(src.value)) : T(std::as_const(src.value)));
       if (--remaining_ == 0 && this->pending()) {
         if constexpr (std::is_void_v<T>) {
           this->fulfill();
+        } else if constexpr (values_in_slots) {
+          // The vector's pages are touched as it fills, and the slots' pages
+          // go back as they are read: the hand-over holds no extra memory.
+          std::vector<T> out;
+          out.reserve(slots_.size());
+          for (std::size_t k = 0; k < slots_.size(); ++k) {
+            out.push_back(*std::launder(reinterpret_cast<T*>(slots_.get() + k)));
+            if ((k + 1) % 65536 == 0) slots_.release_prefix(k + 1);
+          }
+          this->fulfill(std::move(out));
         } else {
           this->fulfill(values_.take());
         }
@@ -660,8 +691,9 @@ private:
   static constexpr handler_ops_for<R> ops_ = state_ops<R, promise_state<R>>(&destroy);
 
   std::size_t remaining_;
+  context* ctx_; // the context the slots' reactions run in
   pooled_array<slot> slots_;
-  std::conditional_t<M == join_mode::all && !std::is_void_v<T>, join_values<T>, empty_value> values_;
+  std::conditional_t<M == join_mode::all && !std::is_void_v<T> && !values_in_slots, join_values<T>, empty_value> values_;
   std::conditional_t<M == join_mode::all_settled, std::vector<settled_t<T>>, empty_value> settled_;
 };
 

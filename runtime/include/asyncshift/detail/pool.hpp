@@ -224,6 +224,17 @@ inline void big_deallocate(void* p, [[maybe_unused]] std::size_t n) noexcept {
   std::free(p);
 }
 
+/// Gives the first \p done bytes of the big block \p p (of \p n bytes) back to
+/// the system, in whole huge pages, when the block is a mapping of its own:
+/// resident memory falls, and the pages read as zeros if touched again.
+inline void big_release_prefix([[maybe_unused]] void* p, [[maybe_unused]] std::size_t n,
+                               [[maybe_unused]] std::size_t done) noexcept {
+#if defined(ASYNCSHIFT_HUGE_PAGES) && !defined(ASYNCSHIFT_NO_POOL) // else it came from malloc
+  const std::size_t whole = done & ~(huge_page_size - 1);
+  if (n >= huge_page_size && whole != 0) ::madvise(p, whole, MADV_DONTNEED);
+#endif
+}
+
 [[gnu::noinline]] inline void* pool_refill(std::size_t cls) {
   // Carve a chunk into blocks of this class; chunks are never returned, so the
   // pool's footprint is the peak of live blocks (as with any free-list pool).
@@ -333,6 +344,13 @@ public:
   }
 
   T* get() const noexcept { return p_; }
+  std::size_t size() const noexcept { return n_; }
+  /// Says that the first \p count elements will not be read again: a large
+  /// array gives their whole pages back (a join handing a million values over
+  /// to its result vector need not hold both at once).
+  void release_prefix(std::size_t count) noexcept {
+    if (p_ && n_ * sizeof(T) > pool_max_block) big_release_prefix(p_, n_ * sizeof(T), count * sizeof(T));
+  }
   T& operator[](std::size_t i) const noexcept { return p_[i]; }
   /// The index of \p e, an element of this array.
   std::size_t index_of(const T* e) const noexcept { return static_cast<std::size_t>(e - p_); }
