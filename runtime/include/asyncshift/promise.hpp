@@ -579,7 +579,7 @@ using join_result_t = typename join_result<T, M>::type;
 inline constexpr const char* all_rejected_message = "AggregateError: All promises were rejected";
 
 /// The state of all / all_settled / race / any over n promises: one slot
-/// (a reaction) per input, each holding a reference to the join.
+/// (a reaction) per input, each holding a reference to the join while it waits.
 template <class T, join_mode M>
 class join_state final : public promise_state<join_result_t<T, M>> {
   using R = join_result_t<T, M>;
