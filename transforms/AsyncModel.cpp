@@ -181,6 +181,13 @@ const VarDecl *referencedVar(const Expr *E) {
   return nullptr;
 }
 
+const LambdaCapture *captureOf(const LambdaExpr *L, const ValueDecl *V) {
+  for (const LambdaCapture &C : L->captures())
+    if (C.capturesVariable() && C.getCapturedVar() == V)
+      return &C;
+  return nullptr;
+}
+
 bool isSuccessLiteral(const Expr *E) {
   if (!E)
     return false;

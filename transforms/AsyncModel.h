@@ -71,6 +71,9 @@ const clang::ParmVarDecl *dependentHandlerParam(const clang::FunctionDecl *FD);
 /// The variable an expression names, if it is a plain reference to one.
 const clang::VarDecl *referencedVar(const clang::Expr *E);
 
+/// How lambda \p L captures \p V, or nullptr when it does not.
+const clang::LambdaCapture *captureOf(const clang::LambdaExpr *L, const clang::ValueDecl *V);
+
 /// `{}`, `asyncshift::error()`, `asyncshift::error{}`: a success value.
 bool isSuccessLiteral(const clang::Expr *E);
 /// `asyncshift::error("...")`: always a failure.

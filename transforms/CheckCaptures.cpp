@@ -143,10 +143,7 @@ private:
       }
       if (!S->Lambda)
         return;
-      const LambdaCapture *Outer = nullptr;
-      for (const LambdaCapture &C : S->Lambda->captures())
-        if (C.capturesVariable() && C.getCapturedVar() == V)
-          Outer = &C;
+      const LambdaCapture *Outer = captureOf(S->Lambda, V);
       if (!Outer)
         return;
       if (Outer->getCaptureKind() == LCK_ByCopy) {

@@ -187,7 +187,7 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const auto *V = dyn_cast<VarDecl>(E->getDecl());
     if (!V || isa<ParmVarDecl>(V) || !V->hasLocalStorage() || !V->getType()->isReferenceType() ||
-        captures(V))
+        captureOf(L, V))
       return true;
     const DeclContext *DC = V->getDeclContext();
     if (DC == CallOp || CallOp->Encloses(DC))
@@ -198,12 +198,6 @@ public:
   const DeclRefExpr *Found = nullptr;
 
 private:
-  bool captures(const VarDecl *V) const {
-    for (const LambdaCapture &C : L->captures())
-      if (C.capturesVariable() && C.getCapturedVar() == V)
-        return true;
-    return false;
-  }
   const LambdaExpr *L;
   const CXXMethodDecl *CallOp;
 };
