@@ -349,7 +349,7 @@ public:
   /// array gives their whole pages back (a join handing a million values over
   /// to its result vector need not hold both at once).
   void release_prefix(std::size_t count) noexcept {
-    if (p_ && n_ * sizeof(T) > pool_max_block) big_release_prefix(p_, n_ * sizeof(T), count * sizeof(T));
+    if (p_) big_release_prefix(p_, n_ * sizeof(T), count * sizeof(T)); // pooled (small) blocks: nothing to give
   }
   T& operator[](std::size_t i) const noexcept { return p_[i]; }
   /// The index of \p e, an element of this array.
