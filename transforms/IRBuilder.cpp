@@ -942,8 +942,12 @@ bool Builder::fillCallTexts(const CallExpr *C, const Expr *HandlerArg, AsyncCall
       P.Source.pop_back();
     N.WithoutHandler = concat(P, N.Suffix);
   }
-  // The handler is the last argument, so it binds the last parameter.
+  // The handler is the last argument, so it binds the last parameter. A
+  // template's specialization for an lvalue has `H&` there: ask the template,
+  // whose `H&&` is a forwarding reference.
   auto TakesRvalue = [](const FunctionDecl *F) {
+    if (const FunctionTemplateDecl *T = F->getPrimaryTemplate())
+      F = T->getTemplatedDecl();
     if (F->getNumParams() == 0 || F->isVariadic())
       return false;
     QualType P = F->getParamDecl(F->getNumParams() - 1)->getType();
