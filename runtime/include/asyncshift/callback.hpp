@@ -165,6 +165,11 @@ private:
 
 namespace detail {
 
+template <class Cb>
+struct is_callback : std::false_type {};
+template <class... T>
+struct is_callback<callback<T...>> : std::true_type {};
+
 /// The callback an operation of value type T completes: callback<T>, or
 /// callback<> when T is void.
 template <class T>

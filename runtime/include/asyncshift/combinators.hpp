@@ -279,11 +279,6 @@ template <class F>
 using task_callback_t = std::remove_cvref_t<
     std::tuple_element_t<std::tuple_size_v<typename callable_args<std::decay_t<F>>::type> - 1, typename callable_args<std::decay_t<F>>::type>>;
 
-template <class Cb>
-struct is_callback : std::false_type {};
-template <class... T>
-struct is_callback<callback<T...>> : std::true_type {};
-
 /// The callback type a waterfall's done becomes: that of the last task.
 template <class... F>
 struct waterfall_result {

@@ -4,9 +4,17 @@
 // Names follow the JavaScript originals (`byUuidOrPath`, `execWithin`,
 // `createQuery`) so that a workload reads op for op like bluebird's
 // callbacks-baseline.js. Every method that takes a callback is a leaf: it
-// completes through fake::io (one timed op) or, like createQuery,
-// synchronously. Ids are deterministic functions of the execution, so every
-// style computes the same arguments and the trace proves it.
+// completes through fake::start_io (one timed op) or, like createQuery,
+// synchronously. Each takes its completion handler as a template argument,
+// as Asio's initiating functions take a completion token: a callback<T...>
+// (what every generated style passes: a callback that borrows a coroutine
+// frame, a promise or a future state), or a continuation lambda, which the
+// callback style passes and the op then keeps in its timer node, one block
+// per op instead of a node and a callback block. The handler is taken by
+// value, as the callback<T> it replaces was (a forwarding reference made
+// clang's code for madeup_parallel's branch loop 2% slower). Ids are
+// deterministic functions of the execution, so every style computes the
+// same arguments and the trace proves it.
 #pragma once
 
 #include "asyncshift/callback.hpp"
@@ -45,9 +53,17 @@ struct file_record {
 
 namespace detail {
 using namespace asyncshift::detail;
+/// File.get's outcome in the benchmark: no row.
 struct deliver_no_file {
   static constexpr bool uses_value = false;
-  void operator()(const callback<file_record>& cb, std::int64_t) const;
+  template <class H>
+  ASYNCSHIFT_INLINE static void deliver(H& h, std::int64_t) {
+    fake::detail::succeed<file_record>(h, file_record{});
+  }
+  template <class H>
+  static void fail(H& h, error e) {
+    fake::detail::fail<file_record>(h, std::move(e));
+  }
 };
 } // namespace detail
 
@@ -67,16 +83,20 @@ struct file_fields {
   std::int64_t version = 0;
 };
 
-inline void detail::deliver_no_file::operator()(const callback<file_record>& cb, std::int64_t) const { cb({}, file_record{}); }
-
 class transaction {
 public:
   transaction() = default;
   explicit transaction(std::int64_t id) : id_(id) {}
   std::int64_t id() const noexcept { return id_; }
 
-  void commit(callback<> cb) const { fake::io(ops::tx_commit, id_, std::move(cb)); }
-  void rollback(callback<> cb = {}) const { fake::io(ops::tx_rollback, id_, std::move(cb)); }
+  template <fake::detail::handler_of H = callback<>>
+  void commit(H cb) const {
+    fake::start_io<fake::detail::deliver_nothing>(ops::tx_commit, id_, fake::settings().latency_ns, std::move(cb));
+  }
+  template <fake::detail::handler_of H = callback<>>
+  void rollback(H cb = {}) const {
+    fake::start_io<fake::detail::deliver_nothing>(ops::tx_rollback, id_, fake::settings().latency_ns, std::move(cb));
+  }
 
 private:
   std::int64_t id_ = 0;
@@ -88,12 +108,15 @@ public:
   query() = default;
   query(const fake::op_name* op, std::int64_t arg) : op_(op), arg_(arg) {}
 
-  void execWithin(const transaction& tx, callback<> cb) const {
-    fake::io(*op_, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(arg_), static_cast<std::uint64_t>(tx.id()))),
-             std::move(cb));
+  template <fake::detail::handler_of H = callback<>>
+  void execWithin(const transaction& tx, H cb) const {
+    fake::start_io<fake::detail::deliver_nothing>(
+        *op_, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(arg_), static_cast<std::uint64_t>(tx.id()))),
+        fake::settings().latency_ns, std::move(cb));
   }
   /// Fetches the row; in the benchmark there is never one (the new-file branch runs).
-  void get(callback<file_record> cb) const {
+  template <fake::detail::handler_of<file_record> H = callback<file_record>>
+  void get(H cb) const {
     fake::start_io<detail::deliver_no_file>(*op_, arg_, fake::settings().latency_ns, std::move(cb));
   }
 
@@ -133,9 +156,11 @@ private:
 class blob {
 public:
   explicit blob(std::int64_t owner) : owner_(owner) {}
-  void put(const stream& s, callback<std::int64_t> cb) const {
-    fake::io(ops::blob_put, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(owner_), static_cast<std::uint64_t>(s.id))),
-             std::move(cb));
+  template <fake::detail::handler_of<std::int64_t> H = callback<std::int64_t>>
+  void put(const stream& s, H cb) const {
+    fake::start_io<fake::detail::deliver_value>(
+        ops::blob_put, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(owner_), static_cast<std::uint64_t>(s.id))),
+        fake::settings().latency_ns, std::move(cb));
   }
 
 private:
@@ -162,12 +187,13 @@ public:
   query byUuidOrPath(std::string_view idOrPath) const { return {&get_, static_cast<std::int64_t>(detail::hash_string(idOrPath) >> 1)}; }
 
   /// Builds the insert query for a new file; completes synchronously, as in the original.
-  void createQuery(std::string_view idOrPath, const file_fields& f, callback<query> cb) const {
+  template <fake::detail::handler_of<query> H = callback<query>>
+  void createQuery(std::string_view idOrPath, const file_fields& f, H cb) const {
     std::uint64_t h = detail::combine(detail::hash_string(idOrPath), static_cast<std::uint64_t>(f.id));
     h = detail::combine(h, static_cast<std::uint64_t>(f.userAccountId));
     h = detail::combine(h, detail::hash_string(f.name));
     h = detail::combine(h, static_cast<std::uint64_t>(f.version));
-    cb({}, query(&file_insert_, static_cast<std::int64_t>(h >> 1)));
+    fake::detail::succeed<query>(cb, query(&file_insert_, static_cast<std::int64_t>(h >> 1)));
   }
 
 private:

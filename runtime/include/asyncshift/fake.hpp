@@ -23,6 +23,16 @@
 #include <unordered_map>
 #include <vector>
 
+// g++ otherwise calls start_io out of line from the doxbee world's ops: a
+// call and six saved registers per op. clang does better with its one
+// out-of-line copy per op kind than with start_io inlined into madeup's
+// branch loop (docs/runtime.md, Round 10).
+#if defined(__GNUC__) && !defined(__clang__)
+#define ASYNCSHIFT_START_IO_INLINE [[gnu::always_inline]] inline
+#else
+#define ASYNCSHIFT_START_IO_INLINE inline
+#endif
+
 namespace asyncshift::fake {
 
 struct settings_t {
@@ -126,45 +136,96 @@ struct op_failure {
   return error("injected failure: " + std::string(name_of(f.op_id)) + " #" + std::to_string(f.ordinal));
 }
 
-/// The timer node of one op: it owns the op's callback until it fires.
-/// `Deliver` maps the op's int64 value to what the callback carries.
+/// Completes the handler \p h of an op whose value is T... (a callback<T...>,
+/// or any callable taking (error, T...) or, ignoring the value, (error)):
+/// with \p values, or with \p e and the value types' defaults.
+template <class... T, class H>
+ASYNCSHIFT_INLINE void succeed(H& h, T&&... values) {
+  if constexpr (std::is_invocable_v<H&, error&&, T&&...>)
+    h(error{}, static_cast<T&&>(values)...);
+  else
+    h(error{});
+}
+template <class... T, class H>
+void fail(H& h, error&& e) {
+  if constexpr (std::is_invocable_v<H&, error&&, T&&...>)
+    h(std::move(e), T{}...);
+  else
+    h(std::move(e));
+}
+
+/// Whether \p H (a callback<T...>, or a continuation taking (error, T...) or
+/// (error)) can complete an op whose value is T... (none for void).
+template <class H, class... T>
+concept handler_of = std::is_invocable_v<std::remove_cvref_t<H>&, error&&, T&&...> ||
+                     (sizeof...(T) > 0 && std::is_invocable_v<std::remove_cvref_t<H>&, error&&>);
+
+/// The timer node of one op: it owns the op's completion handler until it
+/// fires. `Deliver` maps the op's int64 value to what the handler gets, and
+/// fails it with the value type's default.
 ///
-/// 48 bytes, the smallest pool class that holds a timer node and a callback:
-/// every op of every style makes one, and a million-op fan-out has them all
-/// alive at once. So the node keeps no (op, arg): an op that succeeds holds
-/// the value it delivers (a function of op and arg alone, so computing it at
-/// the start changes nothing), one that fails holds what its error message
-/// names, and which of the two it is lives in `run` (fire or fire_failed).
-template <class Deliver, class... T>
+/// The handler is held in the node itself. A continuation lambda handed
+/// straight to the op (the callback style) lives there as Asio keeps a
+/// handler in its operation: one block per op, not a node and a callback
+/// block. For a callback<T...> (every generated style hands the op a callback
+/// that borrows a frame, a promise or a future state) the node is 48 bytes,
+/// the smallest pool class that holds a timer node and a callback: every op
+/// of every style makes one, and a million-op fan-out has them all alive at
+/// once. So the node keeps no (op, arg): an op that succeeds holds the value
+/// it delivers (a function of op and arg alone, so computing it at the start
+/// changes nothing), one that fails holds what its error message names, and
+/// which of the two it is lives in `run` (fire or fire_failed).
+template <class Deliver, class H>
 struct io_node final : asyncshift::detail::timer_node {
-  callback<T...> cb;
+  H handler;
   union {
     std::int64_t value; // run == fire (set only when Deliver uses it)
     op_failure failure; // run == fire_failed
   };
 
+  template <class G>
+  explicit io_node(G&& g) noexcept(std::is_nothrow_constructible_v<H, G&&>) : handler(static_cast<G&&>(g)) {}
+
+  // The handler leaves the node before it runs: the node's block is free
+  // again for the op the handler starts next.
   static void fire(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
-    callback<T...> cb = std::move(me->cb);
+    H h(std::move(me->handler));
     const std::int64_t value = uses_value<Deliver>() ? me->value : 0;
     asyncshift::detail::pool_delete(me);
-    Deliver{}(cb, value);
+    Deliver::deliver(h, value);
   }
   [[gnu::cold]] static void fire_failed(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
-    callback<T...> cb = std::move(me->cb);
+    H h(std::move(me->handler));
     const auto failure = me->failure;
     asyncshift::detail::pool_delete(me);
-    cb(injected_failure(failure));
+    Deliver::fail(h, injected_failure(failure));
   }
 };
 
+/// An op that completes with its int64 value.
 struct deliver_value {
-  void operator()(const callback<std::int64_t>& cb, std::int64_t v) const { cb({}, v); }
+  template <class H>
+  ASYNCSHIFT_INLINE static void deliver(H& h, std::int64_t v) {
+    succeed<std::int64_t>(h, std::int64_t{v});
+  }
+  template <class H>
+  static void fail(H& h, error e) {
+    detail::fail<std::int64_t>(h, std::move(e));
+  }
 };
+/// An op that completes without a value.
 struct deliver_nothing {
   static constexpr bool uses_value = false;
-  void operator()(const callback<>& cb, std::int64_t) const { cb({}); }
+  template <class H>
+  ASYNCSHIFT_INLINE static void deliver(H& h, std::int64_t) {
+    succeed<>(h);
+  }
+  template <class H>
+  static void fail(H& h, error e) {
+    detail::fail<>(h, std::move(e));
+  }
 };
 
 /// Decides whether the \p ordinal-th op named \p op of execution \p k fails:
@@ -212,14 +273,16 @@ inline const op_name& intern(std::string_view op) {
 
 } // namespace detail
 
-/// Starts \p op with \p arg and completes \p cb after \p latency_ns, with
-/// `Deliver{}(cb, value)` on success. The building block of every fake op.
-template <class Deliver, class... T>
-void start_io(const op_name& op, std::int64_t arg, std::int64_t latency_ns, callback<T...> cb) {
-  using node_type = detail::io_node<Deliver, T...>;
-  static_assert(sizeof(node_type) <= 48, "an op's timer node outgrew its pool class");
-  auto* node = asyncshift::detail::pool_new<node_type>();
-  node->cb = std::move(cb);
+/// Starts \p op with \p arg and completes \p handler after \p latency_ns,
+/// with `Deliver::deliver(handler, value)` on success. The building block of
+/// every fake op. \p handler is a callback<T...> or a continuation lambda,
+/// kept in the op's timer node until it runs.
+template <class Deliver, class H>
+ASYNCSHIFT_START_IO_INLINE void start_io(const op_name& op, std::int64_t arg, std::int64_t latency_ns, H&& handler) {
+  using node_type = detail::io_node<Deliver, std::decay_t<H>>;
+  static_assert(!asyncshift::detail::is_callback<std::decay_t<H>>::value || sizeof(node_type) <= 48,
+                "an op's timer node outgrew its pool class");
+  auto* node = asyncshift::detail::pool_new<node_type>(static_cast<H&&>(handler));
   context* c = current_context();
   loop& l = loop::current();
   node->run = &node_type::fire;

@@ -305,14 +305,18 @@ ASYNCSHIFT_POOL_INLINE void pool_deallocate(void* p, std::size_t n) noexcept {
 
 /// Typed helpers for pooled objects.
 template <class T, class... A>
-T* pool_new(A&&... a) {
+ASYNCSHIFT_POOL_INLINE T* pool_new(A&&... a) {
   static_assert(alignof(T) <= pool_granule, "pooled types must not be over-aligned");
   void* p = pool_allocate(sizeof(T));
-  try {
+  if constexpr (std::is_nothrow_constructible_v<T, A&&...>) {
     return ::new (p) T(static_cast<A&&>(a)...);
-  } catch (...) {
-    pool_deallocate(p, sizeof(T));
-    throw;
+  } else {
+    try {
+      return ::new (p) T(static_cast<A&&>(a)...);
+    } catch (...) {
+      pool_deallocate(p, sizeof(T));
+      throw;
+    }
   }
 }
 
