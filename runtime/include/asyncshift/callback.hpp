@@ -170,6 +170,31 @@ struct is_callback : std::false_type {};
 template <class... T>
 struct is_callback<callback<T...>> : std::true_type {};
 
+/// Whether \p H (a callback<T...>, or a continuation taking (error, T...) or
+/// (error)) can complete an operation whose value is T... (none for void).
+/// Runtime ops take any such handler, as Asio's initiating functions take a
+/// completion token, and keep it where they keep their state.
+template <class H, class... T>
+concept handler_of = continuation_for<std::remove_cvref_t<H>, T...>;
+
+/// Completes the handler \p h of an operation whose value is T...: with
+/// \p values, or (fail) with \p e and the value types' defaults, as
+/// `callback<T>(err)` does.
+template <class... T, class H>
+ASYNCSHIFT_INLINE void succeed(H& h, T&&... values) {
+  if constexpr (std::is_invocable_v<H&, error&&, T&&...>)
+    h(error{}, static_cast<T&&>(values)...);
+  else
+    h(error{});
+}
+template <class... T, class H>
+void fail(H& h, error&& e) {
+  if constexpr (std::is_invocable_v<H&, error&&, T&&...>)
+    h(std::move(e), T{}...);
+  else
+    h(std::move(e));
+}
+
 /// The callback an operation of value type T completes: callback<T>, or
 /// callback<> when T is void.
 template <class T>
@@ -186,6 +211,9 @@ template <class T>
 using handler_for = typename callback_t<T>::handler_type;
 template <class T>
 using handler_ops_for = std::conditional_t<std::is_void_v<T>, handler_ops<>, handler_ops<T>>;
+/// handler_of for an operation whose value type is T (void: none).
+template <class H, class T>
+concept handler_of_result = (std::is_void_v<T> && handler_of<H>) || (!std::is_void_v<T> && handler_of<H, T>);
 
 /// Starts an operation that delivers into the state \p s (a handler that
 /// counts its references): \p start gets a callback owning one new reference

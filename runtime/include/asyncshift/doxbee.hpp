@@ -58,11 +58,11 @@ struct deliver_no_file {
   static constexpr bool uses_value = false;
   template <class H>
   ASYNCSHIFT_INLINE static void deliver(H& h, std::int64_t) {
-    fake::detail::succeed<file_record>(h, file_record{});
+    asyncshift::detail::succeed<file_record>(h, file_record{});
   }
   template <class H>
   static void fail(H& h, error e) {
-    fake::detail::fail<file_record>(h, std::move(e));
+    asyncshift::detail::fail<file_record>(h, std::move(e));
   }
 };
 } // namespace detail
@@ -89,11 +89,11 @@ public:
   explicit transaction(std::int64_t id) : id_(id) {}
   std::int64_t id() const noexcept { return id_; }
 
-  template <fake::detail::handler_of H = callback<>>
+  template <asyncshift::detail::handler_of H = callback<>>
   void commit(H cb) const {
     fake::start_io<fake::detail::deliver_nothing>(ops::tx_commit, id_, fake::settings().latency_ns, std::move(cb));
   }
-  template <fake::detail::handler_of H = callback<>>
+  template <asyncshift::detail::handler_of H = callback<>>
   void rollback(H cb = {}) const {
     fake::start_io<fake::detail::deliver_nothing>(ops::tx_rollback, id_, fake::settings().latency_ns, std::move(cb));
   }
@@ -108,14 +108,14 @@ public:
   query() = default;
   query(const fake::op_name* op, std::int64_t arg) : op_(op), arg_(arg) {}
 
-  template <fake::detail::handler_of H = callback<>>
+  template <asyncshift::detail::handler_of H = callback<>>
   void execWithin(const transaction& tx, H cb) const {
     fake::start_io<fake::detail::deliver_nothing>(
         *op_, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(arg_), static_cast<std::uint64_t>(tx.id()))),
         fake::settings().latency_ns, std::move(cb));
   }
   /// Fetches the row; in the benchmark there is never one (the new-file branch runs).
-  template <fake::detail::handler_of<file_record> H = callback<file_record>>
+  template <asyncshift::detail::handler_of<file_record> H = callback<file_record>>
   void get(H cb) const {
     fake::start_io<detail::deliver_no_file>(*op_, arg_, fake::settings().latency_ns, std::move(cb));
   }
@@ -156,7 +156,7 @@ private:
 class blob {
 public:
   explicit blob(std::int64_t owner) : owner_(owner) {}
-  template <fake::detail::handler_of<std::int64_t> H = callback<std::int64_t>>
+  template <asyncshift::detail::handler_of<std::int64_t> H = callback<std::int64_t>>
   void put(const stream& s, H cb) const {
     fake::start_io<fake::detail::deliver_value>(
         ops::blob_put, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(owner_), static_cast<std::uint64_t>(s.id))),
@@ -187,13 +187,13 @@ public:
   query byUuidOrPath(std::string_view idOrPath) const { return {&get_, static_cast<std::int64_t>(detail::hash_string(idOrPath) >> 1)}; }
 
   /// Builds the insert query for a new file; completes synchronously, as in the original.
-  template <fake::detail::handler_of<query> H = callback<query>>
+  template <asyncshift::detail::handler_of<query> H = callback<query>>
   void createQuery(std::string_view idOrPath, const file_fields& f, H cb) const {
     std::uint64_t h = detail::combine(detail::hash_string(idOrPath), static_cast<std::uint64_t>(f.id));
     h = detail::combine(h, static_cast<std::uint64_t>(f.userAccountId));
     h = detail::combine(h, detail::hash_string(f.name));
     h = detail::combine(h, static_cast<std::uint64_t>(f.version));
-    fake::detail::succeed<query>(cb, query(&file_insert_, static_cast<std::int64_t>(h >> 1)));
+    asyncshift::detail::succeed<query>(cb, query(&file_insert_, static_cast<std::int64_t>(h >> 1)));
   }
 
 private:

@@ -136,30 +136,6 @@ struct op_failure {
   return error("injected failure: " + std::string(name_of(f.op_id)) + " #" + std::to_string(f.ordinal));
 }
 
-/// Completes the handler \p h of an op whose value is T... (a callback<T...>,
-/// or any callable taking (error, T...) or, ignoring the value, (error)):
-/// with \p values, or with \p e and the value types' defaults.
-template <class... T, class H>
-ASYNCSHIFT_INLINE void succeed(H& h, T&&... values) {
-  if constexpr (std::is_invocable_v<H&, error&&, T&&...>)
-    h(error{}, static_cast<T&&>(values)...);
-  else
-    h(error{});
-}
-template <class... T, class H>
-void fail(H& h, error&& e) {
-  if constexpr (std::is_invocable_v<H&, error&&, T&&...>)
-    h(std::move(e), T{}...);
-  else
-    h(std::move(e));
-}
-
-/// Whether \p H (a callback<T...>, or a continuation taking (error, T...) or
-/// (error)) can complete an op whose value is T... (none for void).
-template <class H, class... T>
-concept handler_of = std::is_invocable_v<std::remove_cvref_t<H>&, error&&, T&&...> ||
-                     (sizeof...(T) > 0 && std::is_invocable_v<std::remove_cvref_t<H>&, error&&>);
-
 /// The timer node of one op: it owns the op's completion handler until it
 /// fires. `Deliver` maps the op's int64 value to what the handler gets, and
 /// fails it with the value type's default.
@@ -208,11 +184,11 @@ struct io_node final : asyncshift::detail::timer_node {
 struct deliver_value {
   template <class H>
   ASYNCSHIFT_INLINE static void deliver(H& h, std::int64_t v) {
-    succeed<std::int64_t>(h, std::int64_t{v});
+    asyncshift::detail::succeed<std::int64_t>(h, std::int64_t{v});
   }
   template <class H>
   static void fail(H& h, error e) {
-    detail::fail<std::int64_t>(h, std::move(e));
+    asyncshift::detail::fail<std::int64_t>(h, std::move(e));
   }
 };
 /// An op that completes without a value.
@@ -220,11 +196,11 @@ struct deliver_nothing {
   static constexpr bool uses_value = false;
   template <class H>
   ASYNCSHIFT_INLINE static void deliver(H& h, std::int64_t) {
-    succeed<>(h);
+    asyncshift::detail::succeed<>(h);
   }
   template <class H>
   static void fail(H& h, error e) {
-    detail::fail<>(h, std::move(e));
+    asyncshift::detail::fail<>(h, std::move(e));
   }
 };
 

@@ -6,7 +6,9 @@
 // `queue_work(work, cb)` runs `work()` on a pool thread and then calls
 // `cb(err)` / `cb({}, value)` on the loop thread that started it, in the
 // async context it was started in. Every style reaches it like any other op
-// (promisify, make_promise, make_future), so none needs its own wrapper.
+// (promisify, make_promise, make_future), so none needs its own wrapper; a
+// continuation lambda passed directly (the callback style) is kept in the
+// job, as the fake ops keep it in their timer node.
 //
 // Thread safety: only the work functor runs on the pool thread. The
 // callback — whose reference count, like everything on the loop, is not
@@ -45,15 +47,17 @@ struct pool_job : runnable {
   void (*execute)(pool_job* self) noexcept = nullptr;
 };
 
-template <class Work, class T>
+/// A job whose work returns T, completing the handler H (a callback_t<T>, or
+/// a continuation lambda kept here instead of in a callback block of its own).
+template <class Work, class T, class H>
 struct pool_job_for final : pool_job {
   Work work;
-  callback_t<T> cb;
+  H cb;
   loop* owner;
   error err;
   std::optional<stored_t<T>> value;
 
-  pool_job_for(Work w, callback_t<T> c, loop* l) : work(std::move(w)), cb(std::move(c)), owner(l) {
+  pool_job_for(Work w, H c, loop* l) : work(std::move(w)), cb(std::move(c)), owner(l) {
     execute = &execute_it;
     run = &deliver;
   }
@@ -77,16 +81,20 @@ struct pool_job_for final : pool_job {
   /// Back on the loop thread.
   static void deliver(runnable* r) {
     auto* self = static_cast<pool_job_for*>(r);
-    callback_t<T> cb = std::move(self->cb);
+    H cb = std::move(self->cb);
     error e = std::move(self->err);
     std::optional<stored_t<T>> v = std::move(self->value);
     pool_delete(self);
-    if (e) {
-      cb(std::move(e));
-    } else if constexpr (std::is_void_v<T>) {
-      cb({});
+    if constexpr (std::is_void_v<T>) {
+      if (e)
+        fail<>(cb, std::move(e));
+      else
+        succeed<>(cb);
     } else {
-      cb({}, std::move(*v));
+      if (e)
+        fail<T>(cb, std::move(e));
+      else
+        succeed<T>(cb, std::move(*v));
     }
   }
 };
@@ -123,12 +131,14 @@ public:
   std::size_t size() const noexcept { return threads_.size(); }
 
   /// Runs `work()` on a pool thread, then `cb` with its result (or with the
-  /// error it threw) on this thread's loop. Call from the loop thread.
-  template <class Work>
-  void submit(Work work, detail::callback_t<std::invoke_result_t<Work&>> cb) {
+  /// error it threw) on this thread's loop. Call from the loop thread. \p cb
+  /// is a callback, or a continuation (error, T) / (error), kept in the job.
+  template <class Work, class H = detail::callback_t<std::invoke_result_t<Work&>>>
+    requires detail::handler_of_result<H, std::invoke_result_t<Work&>>
+  void submit(Work work, H cb) {
     using T = std::invoke_result_t<Work&>;
     loop& l = loop::current();
-    auto* job = detail::pool_new<detail::pool_job_for<Work, T>>(std::move(work), std::move(cb), &l);
+    auto* job = detail::pool_new<detail::pool_job_for<Work, T, H>>(std::move(work), std::move(cb), &l);
     job->ctx = current_context(); // complete_external_work expects it set
     l.add_external_work();
     {
@@ -169,15 +179,17 @@ private:
 
 /// Runs `work()` on the shared worker pool and completes \p cb with its
 /// result on the loop (uv_queue_work). Usable from every style as a leaf.
-template <class Work>
-void queue_work(Work work, detail::callback_t<std::invoke_result_t<Work&>> cb) {
+template <class Work, class H = detail::callback_t<std::invoke_result_t<Work&>>>
+  requires detail::handler_of_result<H, std::invoke_result_t<Work&>>
+void queue_work(Work work, H cb) {
   worker_pool::shared().submit(std::move(work), std::move(cb));
 }
 
 /// \p n pseudo-random bytes made on the worker pool, like Node's
 /// crypto.randomBytes (the fan-out article's example of pool work). The bytes
 /// are a deterministic function of \p seed.
-inline void random_bytes(std::size_t n, std::uint64_t seed, callback<std::vector<std::uint8_t>> cb) {
+template <detail::handler_of<std::vector<std::uint8_t>> H = callback<std::vector<std::uint8_t>>>
+void random_bytes(std::size_t n, std::uint64_t seed, H cb) {
   queue_work(
       [n, seed] {
         std::vector<std::uint8_t> out(n);

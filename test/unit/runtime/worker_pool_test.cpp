@@ -56,6 +56,29 @@ TEST(worker_pool, an_exception_in_the_work_becomes_the_callback_error) {
   EXPECT_EQ(msg, "work failed");
 }
 
+TEST(worker_pool, a_continuation_lambda_is_kept_in_the_job_one_block_per_op) {
+  loop l(clock_kind::real);
+  int got = 0;
+  const auto before = detail::memory_snapshot();
+  queue_work([] { return 7; }, [&](error, int v) { got = v; });
+  const auto with_lambda = detail::memory_snapshot();
+  queue_work([] { return 8; }, callback<int>([&](error, int v) { got += v; }));
+  const auto with_callback = detail::memory_snapshot();
+  EXPECT_EQ(with_lambda.allocs - before.allocs, 1u) << "the job holds the lambda";
+  EXPECT_EQ(with_callback.allocs - with_lambda.allocs, 2u) << "a callback's block, and the job";
+  l.run();
+  EXPECT_EQ(got, 15);
+  EXPECT_EQ(detail::memory_snapshot().live_objects, before.live_objects);
+}
+
+TEST(worker_pool, a_lambda_that_takes_only_the_error_gets_the_works_exception) {
+  loop l(clock_kind::real);
+  std::string msg = "not called";
+  queue_work([]() -> int { throw std::runtime_error("no bytes"); }, [&](error e) { msg = e.message(); });
+  l.run();
+  EXPECT_EQ(msg, "no bytes");
+}
+
 TEST(worker_pool, the_continuation_runs_in_the_context_that_started_the_work) {
   loop l(clock_kind::real);
   context c;
