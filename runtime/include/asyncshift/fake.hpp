@@ -162,21 +162,15 @@ struct io_node final : asyncshift::detail::timer_node {
   template <class G>
   explicit io_node(G&& g) noexcept(std::is_nothrow_constructible_v<H, G&&>) : handler(static_cast<G&&>(g)) {}
 
-  // The handler leaves the node before it runs: the node's block is free
-  // again for the op the handler starts next.
   static void fire(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
-    H h(std::move(me->handler));
     const std::int64_t value = uses_value<Deliver>() ? me->value : 0;
-    asyncshift::detail::pool_delete(me);
-    Deliver::deliver(h, value);
+    asyncshift::detail::release_then_call(me, me->handler, [value](H& h) { Deliver::deliver(h, value); });
   }
   [[gnu::cold]] static void fire_failed(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
-    H h(std::move(me->handler));
     const auto failure = me->failure;
-    asyncshift::detail::pool_delete(me);
-    Deliver::fail(h, injected_failure(failure));
+    asyncshift::detail::release_then_call(me, me->handler, [failure](H& h) { Deliver::fail(h, injected_failure(failure)); });
   }
 };
 

@@ -81,21 +81,21 @@ struct pool_job_for final : pool_job {
   /// Back on the loop thread.
   static void deliver(runnable* r) {
     auto* self = static_cast<pool_job_for*>(r);
-    H cb = std::move(self->cb);
     error e = std::move(self->err);
     std::optional<stored_t<T>> v = std::move(self->value);
-    pool_delete(self);
-    if constexpr (std::is_void_v<T>) {
-      if (e)
-        fail<>(cb, std::move(e));
-      else
-        succeed<>(cb);
-    } else {
-      if (e)
-        fail<T>(cb, std::move(e));
-      else
-        succeed<T>(cb, std::move(*v));
-    }
+    release_then_call(self, self->cb, [&](H& cb) {
+      if constexpr (std::is_void_v<T>) {
+        if (e)
+          fail<>(cb, std::move(e));
+        else
+          succeed<>(cb);
+      } else {
+        if (e)
+          fail<T>(cb, std::move(e));
+        else
+          succeed<T>(cb, std::move(*v));
+      }
+    });
   }
 };
 

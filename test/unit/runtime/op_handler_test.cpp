@@ -151,3 +151,38 @@ TEST_F(op_fixture, an_op_and_its_callback_overload_start_the_same_trace) {
   EXPECT_NE(with_lambda, 0u);
   EXPECT_EQ(with_lambda, with_callback);
 }
+
+namespace {
+/// A capture whose move constructor may throw (it never does here).
+struct throwing_move {
+  int* moves;
+  explicit throwing_move(int* m) : moves(m) {}
+  throwing_move(const throwing_move&) = default;
+  throwing_move(throwing_move&& other) noexcept(false) : moves(other.moves) { ++*moves; }
+};
+} // namespace
+
+TEST_F(op_fixture, a_handler_whose_move_may_throw_runs_in_its_node_which_then_goes) {
+  int moves = 0;
+  int calls = 0;
+  const auto start = now();
+  doxbee::transaction(1).commit([&calls, t = throwing_move(&moves)](error) { ++calls; });
+  const int moves_to_start = moves;
+  l.run();
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(moves, moves_to_start) << "not moved out of the node to run";
+  EXPECT_EQ(now().live_objects, start.live_objects);
+}
+
+TEST_F(op_fixture, a_handler_that_throws_leaves_no_node_behind) {
+  for (bool throwing_move_ctor : {false, true}) {
+    const auto start = now();
+    int moves = 0;
+    if (throwing_move_ctor)
+      doxbee::transaction(1).commit([t = throwing_move(&moves)](error) { throw std::runtime_error("handler"); });
+    else
+      doxbee::transaction(1).commit([](error) { throw std::runtime_error("handler"); });
+    EXPECT_THROW(l.run(), std::runtime_error);
+    EXPECT_EQ(now().live_objects, start.live_objects) << "throwing_move_ctor " << throwing_move_ctor;
+  }
+}

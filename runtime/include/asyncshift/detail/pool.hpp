@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <new>
 #include <type_traits>
+#include <utility>
 
 #if defined(__linux__) && !defined(ASYNCSHIFT_NO_HUGE_PAGES)
 #include <sys/mman.h>
@@ -324,6 +325,26 @@ template <class T>
 void pool_delete(T* p) noexcept {
   p->~T();
   pool_deallocate(p, sizeof(T));
+}
+
+/// Frees the pooled \p block that holds \p handler, then calls
+/// `f(handler)`: the handler leaves the block first, so the block is free
+/// again for whatever the handler starts next (an op's timer node, a worker
+/// pool job). A handler whose move may throw is called in place instead, and
+/// the block goes when the call returns or throws.
+template <class Block, class H, class F>
+ASYNCSHIFT_POOL_INLINE void release_then_call(Block* block, H& handler, F&& f) {
+  if constexpr (std::is_nothrow_move_constructible_v<H>) {
+    H h(std::move(handler));
+    pool_delete(block);
+    f(h);
+  } else {
+    struct release {
+      Block* b;
+      ~release() { pool_delete(b); }
+    } guard{block};
+    f(handler);
+  }
 }
 
 /// n Ts in one pooled block, each made as T(a...) (the per-branch sinks and
