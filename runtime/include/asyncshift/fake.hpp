@@ -165,12 +165,12 @@ struct io_node final : asyncshift::detail::timer_node {
   static void fire(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
     const std::int64_t value = uses_value<Deliver>() ? me->value : 0;
-    asyncshift::detail::release_then_call(me, me->handler, [value](H& h) { Deliver::deliver(h, value); });
+    asyncshift::detail::release_then_call(me, me->handler, [&](H& h) { Deliver::deliver(h, value); });
   }
   [[gnu::cold]] static void fire_failed(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
     const auto failure = me->failure;
-    asyncshift::detail::release_then_call(me, me->handler, [failure](H& h) { Deliver::fail(h, injected_failure(failure)); });
+    asyncshift::detail::release_then_call(me, me->handler, [&](H& h) { Deliver::fail(h, injected_failure(failure)); });
   }
 };
 
