@@ -228,17 +228,28 @@ public:
 
   /// Runs until no work is left.
   void run() {
-    loop* saved = detail::tl_loop;
-    detail::tl_loop = this;
-    refresh_now();
-    for (;;) {
-      drain_microtasks();
-      run_ready();
-      run_due_timers();
-      if (!ready_.empty() || micro_count_ != 0) continue;
-      if (!wait_for_work()) break;
+    {
+      // Each runnable runs in its own context; when run() returns, or a
+      // continuation throws out of it, the caller's loop and context are
+      // back (a context left behind would name an execution that may be gone).
+      struct restore {
+        loop* l = detail::tl_loop;
+        context* c = detail::tl_context;
+        ~restore() {
+          detail::tl_loop = l;
+          detail::tl_context = c;
+        }
+      } saved;
+      detail::tl_loop = this;
+      refresh_now();
+      for (;;) {
+        drain_microtasks();
+        run_ready();
+        run_due_timers();
+        if (!ready_.empty() || micro_count_ != 0) continue;
+        if (!wait_for_work()) break;
+      }
     }
-    detail::tl_loop = saved;
     report_unhandled_rejections();
     for (auto& hook : end_hooks_) hook();
   }

@@ -1,14 +1,19 @@
 // The event loop: queues, timers per duration, clocks, cross-thread hand-off.
+#include <asyncshift/context.hpp>
 #include <asyncshift/loop.hpp>
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 using asyncshift::clock_kind;
 using asyncshift::loop;
+using asyncshift::context;
+using asyncshift::context_scope;
+using asyncshift::current_context;
 
 TEST(loop, virtual_time_jumps_to_the_next_timer_and_never_sleeps) {
   loop l(clock_kind::virtual_time);
@@ -108,4 +113,23 @@ TEST(loop, work_completed_on_another_thread_resumes_on_the_loop) {
   l.run();
   worker.join();
   EXPECT_EQ(n.ran_on, std::this_thread::get_id());
+}
+
+TEST(loop, run_gives_back_the_context_it_was_called_in_even_when_a_continuation_throws) {
+  loop l(clock_kind::virtual_time);
+  context outer, inner;
+  context_scope scope(&outer);
+  {
+    context_scope in(&inner);
+    l.set_timeout(1, [] {}); // runs in `inner`
+  }
+  l.run();
+  EXPECT_EQ(current_context(), &outer) << "not the context of the last runnable";
+  {
+    context_scope in(&inner);
+    l.set_timeout(1, [] { throw std::runtime_error("continuation"); });
+  }
+  EXPECT_THROW(l.run(), std::runtime_error);
+  EXPECT_EQ(current_context(), &outer);
+  EXPECT_EQ(&loop::current(), &l);
 }
