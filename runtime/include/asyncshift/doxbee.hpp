@@ -12,7 +12,7 @@
 // callback style passes and the op then keeps in its timer node, one block
 // per op instead of a node and a callback block. The handler is taken by
 // value, as the callback<T> it replaces was (a forwarding reference made
-// clang's code for madeup_parallel's branch loop 2% slower). Ids are
+// clang's code for madeup_parallel's branch loop 2.5% slower). Ids are
 // deterministic functions of the execution, so every style computes the
 // same arguments and the trace proves it.
 #pragma once

@@ -133,7 +133,7 @@ TEST_F(op_fixture, create_query_calls_a_lambda_at_once_and_allocates_nothing) {
   EXPECT_EQ(now().allocs, start.allocs);
 }
 
-TEST_F(op_fixture, an_op_and_its_callback_overload_start_the_same_trace) {
+TEST_F(op_fixture, a_lambda_and_a_callback_start_the_same_trace) {
   auto trace_of = [&](auto start) {
     context c;
     c.start_ns = l.now_ns(); // the trace records start times relative to this
