@@ -95,7 +95,7 @@ public:
 
   /// Wraps a continuation `(error, T...)` (or `(error)`, ignoring the value).
   template <class F>
-    requires(!std::same_as<std::remove_cvref_t<F>, callback> && detail::continuation_for<std::decay_t<F>, T...>)
+    requires(!std::derived_from<std::remove_cvref_t<F>, callback> && detail::continuation_for<std::decay_t<F>, T...>)
   callback(F&& f) // NOLINT: implicit, as a lambda converts to std::function
       : bits_(reinterpret_cast<std::uintptr_t>(
             static_cast<handler_type*>(detail::pool_new<detail::owned_handler<std::decay_t<F>, T...>>(static_cast<F&&>(f))))) {}
@@ -155,6 +155,10 @@ public:
     (*this)(std::move(e), T{}...);
   }
 
+protected:
+  /// The handler this callback delivers to (null when empty).
+  handler_type* target() const noexcept { return get(); }
+
 private:
   static constexpr std::uintptr_t borrowed_bit = 1;
   bool owned() const noexcept { return bits_ != 0 && (bits_ & borrowed_bit) == 0; }
@@ -164,6 +168,53 @@ private:
 };
 
 namespace detail {
+
+/// A callback<T...> that also knows the type of the handler it delivers to:
+/// `Sink::on_callback(handler<T...>*, error&&, T&&...)`, a static member. An op
+/// that takes its handler as a template parameter (doxbee.hpp, fake.hpp, the
+/// worker pool) then completes the sink with a direct call that the compiler
+/// can inline into the op's completion, where a plain callback goes through
+/// the handler's function pointer. Anything that takes a callback<T...> gets
+/// the callback it is (a base, so deduction of callback<T...> works too).
+/// Sink must befriend sink_callback if its on_callback is private.
+template <class Sink, class... T>
+class sink_callback : public callback<T...> {
+  using base = callback<T...>;
+
+public:
+  /// Borrows \p sink (a Sink), as callback::borrow.
+  static sink_callback borrow(handler<T...>* sink) noexcept { return sink_callback(base::borrow(sink)); }
+  /// Adopts a word from callback::release_raw (or made the same way).
+  static sink_callback adopt_raw(std::uintptr_t bits) noexcept { return sink_callback(base::adopt_raw(bits)); }
+
+  ASYNCSHIFT_INLINE void operator()(error e, T... values) const {
+    handler<T...>* h = this->target();
+    if (!h) return;
+#ifndef NDEBUG
+    assert(!h->called && "asyncshift::callback called twice");
+    h->called = true;
+#endif
+    Sink::on_callback(h, std::move(e), std::move(values)...);
+  }
+  void operator()(error e) const
+    requires(sizeof...(T) > 0)
+  {
+    (*this)(std::move(e), T{}...);
+  }
+
+private:
+  explicit sink_callback(base&& b) noexcept : base(std::move(b)) {}
+};
+
+/// sink_callback<Sink, T...> for a callback<T...>.
+template <class Sink, class Cb>
+struct rebind_sink;
+template <class Sink, class... T>
+struct rebind_sink<Sink, callback<T...>> {
+  using type = sink_callback<Sink, T...>;
+};
+template <class Sink, class Cb>
+using rebind_sink_t = typename rebind_sink<Sink, Cb>::type;
 
 template <class Cb>
 struct is_callback : std::false_type {};
@@ -221,7 +272,7 @@ concept handler_of_result = (std::is_void_v<T> && handler_of<H>) || (!std::is_vo
 /// may have delivered already: \p fail must then do nothing).
 template <class T, class State, class F, class Fail>
 void start_operation(State* s, F& start, Fail&& fail) {
-  using callback_type = callback_t<T>;
+  using callback_type = rebind_sink_t<State, callback_t<T>>;
   s->add_ref(); // the callback's reference
   callback_type cb = callback_type::adopt_raw(reinterpret_cast<std::uintptr_t>(static_cast<handler_for<T>*>(s)));
   auto go = [&] {

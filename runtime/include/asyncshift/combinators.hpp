@@ -84,25 +84,25 @@ struct parallel_join<void> {
 template <class T>
 struct branch_sink : handler<T> {
   parallel_join<T>* join;
-  static void deliver(handler<T>* self, error&& e, T&& v) {
+  static void on_callback(handler<T>* self, error&& e, T&& v) {
     auto* me = static_cast<branch_sink*>(self);
     parallel_join<T>* j = me->join;
     j->report(j->sinks.index_of(me), std::move(e), std::move(v));
   }
   static void no_destroy(handler<T>*) noexcept {}
-  static constexpr handler_ops<T> ops_{&deliver, &no_destroy};
+  static constexpr handler_ops<T> ops_{&on_callback, &no_destroy};
   explicit branch_sink(parallel_join<T>* j) : handler<T>{&ops_}, join(j) {}
 };
 
 template <>
 struct branch_sink<void> : handler<> {
   parallel_join<void>* join;
-  static void deliver(handler<>* self, error&& e) {
+  static void on_callback(handler<>* self, error&& e) {
     auto* me = static_cast<branch_sink*>(self);
     me->join->report(std::move(e)); // a void join needs no index
   }
   static void no_destroy(handler<>*) noexcept {}
-  static constexpr handler_ops<> ops_{&deliver, &no_destroy};
+  static constexpr handler_ops<> ops_{&on_callback, &no_destroy};
   explicit branch_sink(parallel_join<void>* j) : handler<>{&ops_}, join(j) {}
 };
 
@@ -122,7 +122,8 @@ void run_parallel(std::size_t n, F& branch, Done done) {
   // last one and free the join before the loop ends.
   branch_sink<T>* sinks = join->sinks.get();
   for (std::size_t i = 0; i < n; ++i) {
-    using cb_type = std::conditional_t<std::is_void_v<T>, callback<>, callback<T>>;
+    // A callback<T> (or callback<>) that template ops complete directly.
+    using cb_type = rebind_sink_t<branch_sink<T>, callback_t<T>>;
     branch(i, cb_type::borrow(&sinks[i]));
   }
 }
@@ -157,7 +158,7 @@ struct series_state : handler<> {
 
   series_state(F f, std::size_t count, callback<> d) : handler<>{&ops_}, step(std::move(f)), n(count), done(std::move(d)) {}
 
-  static void deliver(handler<>* self, error&& e) {
+  static void on_callback(handler<>* self, error&& e) {
     auto* me = static_cast<series_state*>(self);
     me->last = std::move(e);
     if (me->in_loop) {
@@ -167,7 +168,7 @@ struct series_state : handler<> {
     me->advance();
   }
   static void no_destroy(handler<>*) noexcept {}
-  static constexpr handler_ops<> ops_{&deliver, &no_destroy};
+  static constexpr handler_ops<> ops_{&on_callback, &no_destroy};
 
   /// Called when step i - 1 has completed (or at the start, with i == 0).
   void advance() {
@@ -183,9 +184,9 @@ struct series_state : handler<> {
       in_loop = true;
       pending = false;
       this->called = false; // the sink is reused, once per step
-      step(index, callback<>::borrow(this));
+      step(index, sink_callback<series_state>::borrow(this));
       in_loop = false;
-      if (!pending) return; // the step is asynchronous: deliver() continues
+      if (!pending) return; // the step is asynchronous: on_callback() continues
     }
   }
 };
@@ -217,7 +218,7 @@ struct series_values_state : handler<T> {
     values.reserve(count);
   }
 
-  static void deliver(handler<T>* self, error&& e, T&& v) {
+  static void on_callback(handler<T>* self, error&& e, T&& v) {
     auto* me = static_cast<series_values_state*>(self);
     me->last = std::move(e);
     if (!me->last) me->values.push_back(std::move(v));
@@ -228,7 +229,7 @@ struct series_values_state : handler<T> {
     me->advance();
   }
   static void no_destroy(handler<T>*) noexcept {}
-  static constexpr handler_ops<T> ops_{&deliver, &no_destroy};
+  static constexpr handler_ops<T> ops_{&on_callback, &no_destroy};
 
   void advance() {
     for (;;) {
@@ -247,7 +248,7 @@ struct series_values_state : handler<T> {
       in_loop = true;
       pending = false;
       this->called = false; // the sink is reused, once per step
-      step(index, callback<T>::borrow(this));
+      step(index, sink_callback<series_values_state, T>::borrow(this));
       in_loop = false;
       if (!pending) return;
     }

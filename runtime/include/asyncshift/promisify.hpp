@@ -83,7 +83,7 @@ public:
       start_.~F();
       ::new (static_cast<void*>(std::addressof(waiter_))) std::coroutine_handle<>(waiter);
       state_ = state::starting;
-      start(callback_type::borrow(this));
+      start(sink_type::borrow(this));
     }
     if (state_ != state::starting) return false; // completed synchronously: carry on
     state_ = state::suspended;
@@ -108,9 +108,14 @@ public:
 
 private:
   enum class state : unsigned char { fresh, starting, suspended, has_value, has_error };
+  template <class, class...>
+  friend class detail::sink_callback;
+  // What `start` gets: a borrowed callback<T> that ops taking a template
+  // handler complete with a direct call to on_callback.
+  using sink_type = detail::rebind_sink_t<callback_op, callback_type>;
 
   template <class... V>
-  static void deliver(handler_type* self, error&& e, V&&... v) {
+  static void on_callback(handler_type* self, error&& e, V&&... v) {
     auto* me = static_cast<callback_op*>(self);
     const bool was_suspended = me->state_ == state::suspended;
     const std::coroutine_handle<> waiter = me->waiter_; // the outcome takes its place
@@ -127,7 +132,7 @@ private:
 
   template <class... V>
   struct ops_table {
-    static constexpr detail::handler_ops<V...> value{&deliver<V...>, &no_destroy};
+    static constexpr detail::handler_ops<V...> value{&on_callback<V...>, &no_destroy};
   };
   static const auto* ops_pointer() noexcept {
     if constexpr (std::is_void_v<T>)
