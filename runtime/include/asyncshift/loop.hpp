@@ -181,7 +181,10 @@ public:
     queue_microtask(m);
   }
   /// Queues \p m (its fire and ctx set); it must stay alive until it runs.
-  void queue_microtask(detail::microtask_node* m) {
+  /// Always inlined: g++ called it out of line from the promise states, and
+  /// then also stopped inlining its callers (doxbee promise style: 3,716 ->
+  /// 3,446 Ir per execution with it inlined; clang already inlines it).
+  [[gnu::always_inline]] void queue_microtask(detail::microtask_node* m) {
     if (micro_count_ == micro_mask_ + 1) [[unlikely]] // full (or not made yet: mask + 1 == 0)
       grow_microtasks();
     micro_data_[(micro_head_ + micro_count_) & micro_mask_] = m;
