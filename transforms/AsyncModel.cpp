@@ -27,8 +27,16 @@ std::optional<CallbackType> asCallbackType(QualType T) {
     return std::nullopt;
   QualType Plain = T.getNonReferenceType().getUnqualifiedType();
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(Plain));
-  if (!Spec || !isNamed(Spec->getSpecializedTemplate(), "asyncshift::callback"))
+  if (!Spec || !isNamed(Spec->getSpecializedTemplate(), "asyncshift::callback")) {
+    // A class derived from callback<T> is one (the runtime's sink callbacks,
+    // which a generic branch of parallel / each_series is instantiated with).
+    const CXXRecordDecl *RD = recordOf(Plain);
+    if (RD && (RD = RD->getDefinition()))
+      for (const CXXBaseSpecifier &Base : RD->bases())
+        if (auto CT = asCallbackType(Base.getType()))
+          return CT;
     return std::nullopt;
+  }
   CallbackType Result;
   // Prefer the arguments as written (sugar: `std::int64_t`, not `long`).
   if (const auto *TST = Plain->getAs<TemplateSpecializationType>()) {

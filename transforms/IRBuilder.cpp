@@ -22,6 +22,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 #include <algorithm>
 
@@ -117,6 +118,42 @@ private:
   bool Failed = false;
 };
 
+/// The one instantiation of a generic lambda's call operator (with a body),
+/// or null: not generic, never instantiated, or instantiated more than once.
+static CXXMethodDecl *singleInstantiation(const LambdaExpr *L) {
+  if (!L->isGenericLambda())
+    return nullptr;
+  const FunctionTemplateDecl *Template = L->getDependentCallOperator();
+  if (!Template)
+    return nullptr;
+  CXXMethodDecl *Found = nullptr;
+  for (FunctionDecl *Spec : Template->specializations()) {
+    if (Found || !Spec->hasBody())
+      return nullptr; // more than one: which types the lambda sees is not one answer
+    Found = dyn_cast<CXXMethodDecl>(Spec);
+  }
+  return Found;
+}
+
+/// The branch lambda of asyncshift::parallel(n, branch, done) or
+/// each_series(n, branch, done), or null.
+static const LambdaExpr *combinatorBranch(const CallExpr *C) {
+  const FunctionDecl *Callee = C->getDirectCallee();
+  if (!Callee || C->getNumArgs() != 3)
+    return nullptr;
+  std::string Name = Callee->getQualifiedNameAsString();
+  if (Name != "asyncshift::parallel" && Name != "asyncshift::each_series")
+    return nullptr;
+  return dyn_cast<LambdaExpr>(stripArgument(C->getArg(1)));
+}
+
+/// The call operator a branch lambda runs as: its own, or for a generic
+/// lambda (`[=](std::size_t i, auto cb)`) its one instantiation, whose handler
+/// has the type the combinator passes (a class derived from callback<T>).
+static const CXXMethodDecl *branchOperator(const LambdaExpr *L) {
+  return L->isGenericLambda() ? singleInstantiation(L) : L->getCallOperator();
+}
+
 /// Finds every reference to a local variable: uses, declarations, explicit captures.
 class RefCollector : public RecursiveASTVisitor<RefCollector> {
 public:
@@ -132,17 +169,34 @@ public:
       B.addRef(VD->getLocation(), VD);
     return true;
   }
+  // Visited before its arguments (pre-order), so the branch is known when
+  // TraverseLambdaExpr reaches it.
+  bool VisitCallExpr(CallExpr *C) {
+    if (const LambdaExpr *L = combinatorBranch(C))
+      Branches.insert(L);
+    return true;
+  }
   bool TraverseLambdaExpr(LambdaExpr *L) {
     for (const LambdaCapture &C : L->explicit_captures())
       if (C.capturesVariable())
         if (const auto *VD = dyn_cast<VarDecl>(C.getCapturedVar()))
           if (B.isLocal(VD) && !VD->isInitCapture())
             B.addRef(C.getLocation(), VD);
+    // A generic branch of parallel or each_series is built from its one
+    // instantiation (buildCombinator): its names must mean the instantiation's
+    // declarations, at the same places in the text. Other generic lambdas (the
+    // recursive-lambda idiom's) are built from their template.
+    if (const CXXMethodDecl *Op = Branches.count(L) ? singleInstantiation(L) : nullptr) {
+      for (ParmVarDecl *P : Op->parameters())
+        TraverseDecl(P);
+      return TraverseStmt(Op->getBody());
+    }
     return RecursiveASTVisitor::TraverseLambdaExpr(L);
   }
 
 private:
   Builder &B;
+  llvm::SmallPtrSet<const LambdaExpr *, 4> Branches;
 };
 
 /// Does a statement reach the handler or a named continuation?
@@ -1169,8 +1223,8 @@ void Builder::buildRecursiveLoop(const RecursiveLoopMatch &M, Block &Out) {
 /// The lambda of parallel(n, [=](std::size_t i, callback<T> cb) {...}, done)
 /// or each_series: an async function of its own, built with its handler.
 bool Builder::buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Expr *Count, AsyncCallNode &N) {
-  const CXXMethodDecl *Op = L->getCallOperator();
-  if (L->isGenericLambda() || Op->getNumParams() != 2 || !asCallbackType(Op->getParamDecl(1)->getType()))
+  const CXXMethodDecl *Op = branchOperator(L);
+  if (!Op || Op->getNumParams() != 2 || !asCallbackType(Op->getParamDecl(1)->getType()))
     return true; // not the documented shape: the call stays a plain leaf call
   if (!checkCaptures(L, "branch", "branches may outlive this scope: capture by value"))
     return false;
@@ -1210,7 +1264,7 @@ bool Builder::buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Exp
     const CXXMethodDecl *Op;
     llvm::SetVector<const VarDecl *> Found;
   } Scan(*this, Op);
-  Scan.TraverseStmt(L->getBody());
+  Scan.TraverseStmt(Op->getBody());
   for (const VarDecl *VD : Scan.Found)
     Comb->Captured.push_back(varId(VD));
 
@@ -1223,7 +1277,7 @@ bool Builder::buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Exp
   Loops.clear();
   Handler = BranchHandler;
   AsyncNames.insert(BranchHandler);
-  buildBlock(L->getBody(), Comb->Body);
+  buildBlock(Op->getBody(), Comb->Body);
   Handler = SavedHandler;
   ContIds = std::move(SavedConts);
   Loops = std::move(SavedLoops);
