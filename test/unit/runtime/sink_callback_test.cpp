@@ -6,6 +6,7 @@
 // callback it is, without a block of its own.
 #include <asyncshift/combinators.hpp>
 #include <asyncshift/doxbee.hpp>
+#include <asyncshift/fanout.hpp>
 #include <asyncshift/future.hpp>
 #include <asyncshift/promise.hpp>
 #include <asyncshift/promisify.hpp>
@@ -178,6 +179,27 @@ TEST_F(sink_fixture, parallel_and_each_series_hand_their_steps_sinks) {
   EXPECT_TRUE(step_sinks);
   EXPECT_EQ(joined, 1);
   EXPECT_EQ(stepped, 1);
+}
+
+TEST_F(sink_fixture, when_all_hands_each_operation_branch_its_joins_sink) {
+  bool all_sinks = true;
+  int started = 0;
+  bool done = false;
+  auto body = [&]() -> task<> {
+    co_await when_all(3, [&](std::size_t) {
+      return promisify([&](auto cb) {
+        all_sinks = all_sinks && is_sink<decltype(cb)>;
+        ++started;
+        doxbee::transaction(1).commit(std::move(cb));
+      });
+    });
+    done = true;
+  };
+  start(body(), [](error e) { EXPECT_FALSE(e); });
+  l.run();
+  EXPECT_EQ(started, 3);
+  EXPECT_TRUE(all_sinks) << "the op should complete parallel's branch sink directly";
+  EXPECT_TRUE(done);
 }
 
 TEST_F(sink_fixture, a_failed_op_fails_the_sink_with_its_error) {
