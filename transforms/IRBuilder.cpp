@@ -136,22 +136,29 @@ static CXXMethodDecl *singleInstantiation(const LambdaExpr *L) {
 }
 
 /// The branch lambda of asyncshift::parallel(n, branch, done) or
-/// each_series(n, branch, done), or null.
-static const LambdaExpr *combinatorBranch(const CallExpr *C) {
+/// each_series(n, branch, done), or null; \p K (if given) says which.
+static const LambdaExpr *combinatorBranch(const CallExpr *C, Combinator::Kind *K = nullptr) {
   const FunctionDecl *Callee = C->getDirectCallee();
   if (!Callee || C->getNumArgs() != 3)
     return nullptr;
   std::string Name = Callee->getQualifiedNameAsString();
   if (Name != "asyncshift::parallel" && Name != "asyncshift::each_series")
     return nullptr;
+  if (K)
+    *K = Name == "asyncshift::parallel" ? Combinator::Kind::Parallel : Combinator::Kind::EachSeries;
   return dyn_cast<LambdaExpr>(stripArgument(C->getArg(1)));
 }
 
-/// The call operator a branch lambda runs as: its own, or for a generic
-/// lambda (`[=](std::size_t i, auto cb)`) its one instantiation, whose handler
-/// has the type the combinator passes (a class derived from callback<T>).
+/// The call operator a branch is built from, or null when the lambda is not
+/// of the documented shape `(std::size_t i, callback<T> cb)` (the call then
+/// stays a plain leaf call). For a generic lambda (`[=](std::size_t i, auto
+/// cb)`) it is the one instantiation, whose handler has the type the
+/// combinator passes (a class derived from callback<T>).
 static const CXXMethodDecl *branchOperator(const LambdaExpr *L) {
-  return L->isGenericLambda() ? singleInstantiation(L) : L->getCallOperator();
+  const CXXMethodDecl *Op = L->isGenericLambda() ? singleInstantiation(L) : L->getCallOperator();
+  if (!Op || Op->getNumParams() != 2 || !asCallbackType(Op->getParamDecl(1)->getType()))
+    return nullptr;
+  return Op;
 }
 
 /// Finds every reference to a local variable: uses, declarations, explicit captures.
@@ -186,7 +193,7 @@ public:
     // instantiation (buildCombinator): its names must mean the instantiation's
     // declarations, at the same places in the text. Other generic lambdas (the
     // recursive-lambda idiom's) are built from their template.
-    if (const CXXMethodDecl *Op = Branches.count(L) ? singleInstantiation(L) : nullptr) {
+    if (const CXXMethodDecl *Op = L->isGenericLambda() && Branches.count(L) ? branchOperator(L) : nullptr) {
       for (ParmVarDecl *P : Op->parameters())
         TraverseDecl(P);
       return TraverseStmt(Op->getBody());
@@ -1224,7 +1231,7 @@ void Builder::buildRecursiveLoop(const RecursiveLoopMatch &M, Block &Out) {
 /// or each_series: an async function of its own, built with its handler.
 bool Builder::buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Expr *Count, AsyncCallNode &N) {
   const CXXMethodDecl *Op = branchOperator(L);
-  if (!Op || Op->getNumParams() != 2 || !asCallbackType(Op->getParamDecl(1)->getType()))
+  if (!Op)
     return true; // not the documented shape: the call stays a plain leaf call
   if (!checkCaptures(L, "branch", "branches may outlive this scope: capture by value"))
     return false;
@@ -1425,15 +1432,10 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
   if (!CT && IsForward)
     CT = asCallbackType(Handler->getType());
 
-  if (const FunctionDecl *Callee = C->getDirectCallee(); Callee && A.Args.size() == 3) {
-    std::string Name = Callee->getQualifiedNameAsString();
-    if (Name == "asyncshift::parallel" || Name == "asyncshift::each_series")
-      if (const auto *Branch = dyn_cast<LambdaExpr>(stripArgument(A.Args[1])))
-        if (!buildCombinator(Branch, Name == "asyncshift::parallel" ? Combinator::Kind::Parallel
-                                                                     : Combinator::Kind::EachSeries,
-                             A.Args[0], *N))
-          return true;
-  }
+  Combinator::Kind K;
+  if (const LambdaExpr *Branch = combinatorBranch(C, &K))
+    if (!buildCombinator(Branch, K, C->getArg(0), *N))
+      return true;
 
   if (IsForward) {
     account(LastArg);
