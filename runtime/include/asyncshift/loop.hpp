@@ -235,14 +235,11 @@ public:
       // Each runnable runs in its own context; when run() returns, or a
       // continuation throws out of it, the caller's loop and context are
       // back (a context left behind would name an execution that may be gone).
-      struct restore {
+      context_scope keep_context(current_context());
+      struct restore_loop {
         loop* l = detail::tl_loop;
-        context* c = detail::tl_context;
-        ~restore() {
-          detail::tl_loop = l;
-          detail::tl_context = c;
-        }
-      } saved;
+        ~restore_loop() { detail::tl_loop = l; }
+      } keep_loop;
       detail::tl_loop = this;
       refresh_now();
       for (;;) {
