@@ -796,9 +796,12 @@ template <class T>
 using tuple_element_for = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
 
 /// The state of when_all(std::vector<future<T>>): one continuation slot per
-/// input, each holding a reference to the join. The first error settles it;
-/// the other inputs run to their end and are ignored. The count starts at
-/// n + 1 so the setup finishes before the join can complete.
+/// input. The slots hold one reference to the join between them, dropped by
+/// the last input to settle (a reference per slot cost an increment and a
+/// decrement per input). The first error settles the join; the other inputs
+/// run to their end and are ignored. An input that dies unsettled leaves the
+/// join pending, to be abandoned when its last reference goes. The count
+/// starts at n + 1 so the setup finishes before the join can complete.
 template <class T>
 class future_join final : public future_state<all_values_t<T>> {
   using R = all_values_t<T>;
@@ -819,61 +822,99 @@ public:
   static future<R> start_n(std::size_t n, Make&& make) {
     auto* j = pool_new<future_join>(n);
     future<R> result(j);
+    j->add_ref(); // the slots' reference
     for (std::size_t i = 0; i < n; ++i) {
-      future_state<T>* s = make(i).release();
+      future_state<T>* s = make_input(j, make, i, n);
       assert(s && "an empty future in when_all");
-      if (!s->pending()) {
+      if (s->pending()) [[likely]] {
+        s->cont = &j->slots_[i];
+      } else {
         j->report(i, *s);
-        s->release();
-        continue;
+        --j->remaining_; // never the last: the setup's own count is still there
       }
-      slot& sl = j->slots_[i];
-      j->add_ref();
-      s->cont = &sl;
       s->release();
     }
-    j->count_down(); // the setup's own count; nothing waits on j yet
+    // The setup's own count. Nothing waits on j yet: no step comes back.
+    if (--j->remaining_ == 0) (void)j->last_done();
     return result;
   }
 
 private:
+  /// make(i), for start_n. If it throws, the join will never settle, and the
+  /// inputs linked so far still hold the slots' reference until they have
+  /// settled; the exception leaves with start_n's handle.
+  template <class Make>
+  static future_state<T>* make_input(future_join* j, Make& make, std::size_t i, std::size_t n) {
+    try {
+      return make(i).release();
+    } catch (...) {
+      j->derived_flag = true;
+      j->remaining_ -= n - i + 1; // the inputs never made, and the setup
+      if (j->remaining_ == 0) (void)j->last_done();
+      throw;
+    }
+  }
+
   struct slot : future_continuation {
     explicit slot(future_join* j) noexcept : future_continuation{&fire_slot}, join(j) {}
     future_join* join;
   };
 
+  /// Takes the outcome of input i, settled when it was made.
   void report(std::size_t i, future_state<T>& s) {
     if (s.status == outcome_status::rejected) {
       if (this->pending()) this->set_error(std::move(s.err));
     } else if constexpr (!std::is_void_v<T>) {
       values_.set(i, std::move(s.value));
     }
-    count_down();
   }
-  void count_down() {
-    if (--remaining_ == 0 && this->pending()) {
+
+  /// After the last input (or the setup): settles the join with the values
+  /// unless an input failed or died unsettled, and hands the slots'
+  /// reference on to the join's consumer (or drops it).
+  continuation_step last_done() {
+    if (this->pending() && !this->derived_flag) {
       if constexpr (std::is_void_v<T>) {
         this->set_value();
       } else {
         this->set_value(values_.take());
       }
+      return this->hand_on();
     }
+    this->release();
+    return {};
   }
 
+  /// A value arrived: the common case, kept short.
   static continuation_step fire_slot(future_continuation* c, void* source) {
     auto* sl = static_cast<slot*>(c);
     future_join* j = sl->join;
     auto* src = static_cast<future_state<T>*>(source);
-    if (!src) [[unlikely]] { // this input died unsettled
-      j->release();
-      return {};
-    }
-    const bool was_pending = j->pending();
-    j->report(j->slots_.index_of(sl), *src);
+    if (!src || src->status != outcome_status::fulfilled) [[unlikely]]
+      return j->input_failed(src);
+    if constexpr (!std::is_void_v<T>) j->values_.set(j->slots_.index_of(sl), std::move(src->value));
     src->release();
-    if (was_pending && !j->pending()) return j->hand_on(); // our reference on j goes with it
-    j->release();
-    return {};
+    return --j->remaining_ == 0 ? j->last_done() : continuation_step{};
+  }
+
+  /// An input failed (src rejected) or died unsettled (src null). The first
+  /// error settles the join at once, while other inputs may still run: they
+  /// keep the slots' reference, and the consumer gets one of its own.
+  continuation_step input_failed(future_state<T>* src) {
+    bool settled_now = false;
+    if (!src) {
+      this->derived_flag = true; // the join never settles
+    } else {
+      if (this->pending()) {
+        this->set_error(std::move(src->err));
+        settled_now = true;
+      }
+      src->release();
+    }
+    const bool last = --remaining_ == 0;
+    if (!settled_now) return last ? last_done() : continuation_step{};
+    if (!last) this->add_ref();
+    return this->hand_on();
   }
 
   static void destroy(handler_for<R>* h) noexcept { pool_delete(static_cast<future_join*>(h)); }

@@ -317,6 +317,26 @@ TEST(future_lifetime, a_join_whose_input_is_abandoned_frees_everything_and_never
   EXPECT_EQ(live_objects(), before);
 }
 
+TEST(future_lifetime, a_join_that_failed_first_and_then_lost_an_input_frees_everything) {
+  // The inputs hold one reference to the join between them: the first error
+  // hands the join on while an input still runs, and that input, abandoned,
+  // is the one that lets the join go.
+  const auto before = live_objects();
+  std::string msg;
+  {
+    callback<int> failing, kept;
+    std::vector<future<int>> fs;
+    fs.push_back(make_future<int>([&](callback<int> cb) { failing = cb; }));
+    fs.push_back(make_future<int>([&](callback<int> cb) { kept = cb; }));
+    when_all(std::move(fs)).then_callback([&](error e, std::vector<int>) { msg = e.message(); });
+    failing(error("first"));
+    EXPECT_EQ(msg, "first") << "the first error completes the join at once";
+    failing = {};
+    EXPECT_EQ(live_objects() - before, 3) << "the input still running, and the join and its slots, which it holds";
+  } // kept goes without being called
+  EXPECT_EQ(live_objects(), before);
+}
+
 TEST(future_lifetime, then_on_a_ready_future_re_uses_its_state) {
   const auto allocs = detail::memory_snapshot().allocs;
   auto f = make_ready_future(1).then([](int v) { return v + 1; }).then([](int v) { return v * 2; });
