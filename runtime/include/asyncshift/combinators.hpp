@@ -41,19 +41,28 @@ struct parallel_join {
   callback<std::vector<T>> done;
   pooled_array<branch_sink<T>> sinks;
 
+  /// A branch's outcome. The common case, a value while other branches
+  /// still run, stores it and returns; conclude() does the rest.
   void report(std::size_t i, error&& e, T&& v) {
     ++reported;
+    if (!e) [[likely]] {
+      if (!finished) values.set(i, std::move(v));
+      if (reported != n) [[likely]]
+        return;
+    }
+    conclude(std::move(e));
+  }
+
+private:
+  /// After an error or the last outcome: completes done with the first
+  /// error or with the values (unless it has been), and frees the join after the last.
+  [[gnu::noinline]] void conclude(error&& e) {
     if (!finished) {
-      if (e) {
-        finished = true;
+      finished = true;
+      if (e)
         done(std::move(e));
-      } else {
-        values.set(i, std::move(v));
-        if (reported == n) {
-          finished = true;
-          done({}, values.take());
-        }
-      }
+      else
+        done({}, values.take());
     }
     if (reported == n) pool_delete(this);
   }
@@ -69,9 +78,19 @@ struct parallel_join<void> {
   callback<> done;
   pooled_array<branch_sink<void>> sinks;
 
+  /// A branch's outcome. The common case, a success while other branches
+  /// still run, is a count; conclude() does the rest.
   void report(error&& e) {
-    ++reported;
-    if (!finished && (e || reported == n)) {
+    if (++reported != n && !e) [[likely]]
+      return;
+    conclude(std::move(e));
+  }
+
+private:
+  /// After an error or the last outcome: completes done (unless it has
+  /// been), and frees the join after the last.
+  [[gnu::noinline]] void conclude(error&& e) {
+    if (!finished) {
       finished = true;
       done(std::move(e));
     }
