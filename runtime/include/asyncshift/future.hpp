@@ -111,12 +111,12 @@ public:
   future_state(const future_state&) = delete;
   future_state& operator=(const future_state&) = delete;
   ~future_state() {
-    if (status == outcome_status::fulfilled)
+    if (status == outcome_status::fulfilled) {
+      assert(!cont && "a settled state hands its continuation on when it settles");
       value.~value_type();
-    else if (status == outcome_status::rejected)
-      err.~error();
-    if (cont) [[unlikely]]
-      abandon(cont); // the producer went away without delivering
+    } else if (status == outcome_status::rejected || cont) [[unlikely]] {
+      tear_down_unusual(); // out of line: the common end stays a few instructions
+    }
   }
 
   void add_ref() noexcept { ++this->refs; }
@@ -178,6 +178,13 @@ public:
     s->deliver();
   }
 
+private:
+  [[gnu::noinline]] void tear_down_unusual() noexcept {
+    if (status == outcome_status::rejected) err.~error();
+    if (cont) abandon(cont); // the producer went away without delivering
+  }
+
+public:
   outcome_status status = outcome_status::pending;
   /// Free for the derived state's own use (it sits in padding).
   bool derived_flag = false;
