@@ -41,16 +41,21 @@ struct parallel_join {
   callback<std::vector<T>> done;
   pooled_array<branch_sink<T>> sinks;
 
-  /// A branch's outcome. The common case, a value while other branches
-  /// still run, stores it and returns; conclude() does the rest.
+  /// Branch i's outcome.
   void report(std::size_t i, error&& e, T&& v) {
+    if (!e) [[likely]]
+      return report_value(i, std::move(v));
     ++reported;
-    if (!e) [[likely]] {
-      if (!finished) values.set(i, std::move(v));
-      if (reported != n) [[likely]]
-        return;
-    }
     conclude(std::move(e));
+  }
+  /// Branch i's value. The common case, a value while other branches still
+  /// run, stores it and returns; conclude() does the rest.
+  void report_value(std::size_t i, T&& v) {
+    ++reported;
+    if (!finished) values.set(i, std::move(v));
+    if (reported != n) [[likely]]
+      return;
+    conclude(error{});
   }
 
 private:
@@ -78,12 +83,19 @@ struct parallel_join<void> {
   callback<> done;
   pooled_array<branch_sink<void>> sinks;
 
-  /// A branch's outcome. The common case, a success while other branches
-  /// still run, is a count; conclude() does the rest.
+  /// A branch's outcome.
   void report(error&& e) {
-    if (++reported != n && !e) [[likely]]
-      return;
+    if (!e) [[likely]]
+      return report_success();
+    ++reported;
     conclude(std::move(e));
+  }
+  /// A branch's success. The common case, a success while other branches
+  /// still run, is a count; conclude() does the rest.
+  void report_success() {
+    if (++reported != n) [[likely]]
+      return;
+    conclude(error{});
   }
 
 private:
@@ -108,6 +120,12 @@ struct branch_sink : handler<T> {
     parallel_join<T>* j = me->join;
     j->report(j->sinks.index_of(me), std::move(e), std::move(v));
   }
+  /// The success entry (sink_callback::deliver_value): no error object.
+  static void on_value(handler<T>* self, T&& v) {
+    auto* me = static_cast<branch_sink*>(self);
+    parallel_join<T>* j = me->join;
+    j->report_value(j->sinks.index_of(me), std::move(v));
+  }
   static void no_destroy(handler<T>*) noexcept {}
   static constexpr handler_ops<T> ops_{&on_callback, &no_destroy};
   explicit branch_sink(parallel_join<T>* j) : handler<T>{&ops_}, join(j) {}
@@ -120,6 +138,7 @@ struct branch_sink<void> : handler<> {
     auto* me = static_cast<branch_sink*>(self);
     me->join->report(std::move(e)); // a void join needs no index
   }
+  static void on_value(handler<>* self) { static_cast<branch_sink*>(self)->join->report_success(); }
   static void no_destroy(handler<>*) noexcept {}
   static constexpr handler_ops<> ops_{&on_callback, &no_destroy};
   explicit branch_sink(parallel_join<void>* j) : handler<>{&ops_}, join(j) {}

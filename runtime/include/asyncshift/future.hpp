@@ -169,12 +169,18 @@ public:
   /// The callback-handler entry (make_future): `cb(err)` fails, `cb({}, v)` fulfills.
   template <class... V>
   static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
+    if (!e) return on_value(h, static_cast<V&&>(v)...);
     auto* s = static_cast<future_state*>(h);
     if (s->status != outcome_status::pending) return; // a second call (a bug; asserted in callback)
-    if (e)
-      s->set_error(std::move(e));
-    else
-      s->set_value(static_cast<V&&>(v)...);
+    s->set_error(std::move(e));
+    s->deliver();
+  }
+  /// The success entry (sink_callback::deliver_value): no error object.
+  template <class... V>
+  static void on_value(handler_for<T>* h, V&&... v) {
+    auto* s = static_cast<future_state*>(h);
+    if (s->status != outcome_status::pending) return;
+    s->set_value(static_cast<V&&>(v)...);
     s->deliver();
   }
 
@@ -223,14 +229,17 @@ public:
 
   template <class... V>
   static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
+    if (!e) return on_value(h, static_cast<V&&>(v)...);
+    static_cast<cleanup_future_state*>(h)->fail(std::move(e));
+  }
+  /// Hides the base's: the cleanup goes first.
+  template <class... V>
+  static void on_value(handler_for<T>* h, V&&... v) {
     auto* s = static_cast<cleanup_future_state*>(h);
-    if (e) {
-      s->fail(std::move(e));
-    } else if (s->pending()) {
-      s->cleanup_.drop();
-      s->set_value(static_cast<V&&>(v)...);
-      s->deliver();
-    }
+    if (!s->pending()) return;
+    s->cleanup_.drop();
+    s->set_value(static_cast<V&&>(v)...);
+    s->deliver();
   }
   /// Fails (unless ready already): the cleanup first.
   void fail(error e) {

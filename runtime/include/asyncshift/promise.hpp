@@ -228,11 +228,13 @@ public:
   /// The callback-handler entry: `cb(err)` rejects, `cb({}, v)` fulfills.
   template <class... V>
   static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
-    auto* s = static_cast<promise_state*>(h);
-    if (e)
-      s->reject(std::move(e));
-    else
-      s->fulfill(static_cast<V&&>(v)...);
+    if (!e) return on_value(h, static_cast<V&&>(v)...);
+    static_cast<promise_state*>(h)->reject(std::move(e));
+  }
+  /// The success entry (sink_callback::deliver_value): no error object.
+  template <class... V>
+  static void on_value(handler_for<T>* h, V&&... v) {
+    static_cast<promise_state*>(h)->fulfill(static_cast<V&&>(v)...);
   }
 
   outcome_status status = outcome_status::pending;
@@ -321,13 +323,15 @@ public:
 
   template <class... V>
   static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
+    if (!e) return on_value(h, static_cast<V&&>(v)...);
+    static_cast<cleanup_promise_state*>(h)->fail(std::move(e));
+  }
+  /// Hides the base's: the cleanup goes first.
+  template <class... V>
+  static void on_value(handler_for<T>* h, V&&... v) {
     auto* s = static_cast<cleanup_promise_state*>(h);
-    if (e) {
-      s->fail(std::move(e));
-    } else {
-      s->cleanup_.drop();
-      s->fulfill(static_cast<V&&>(v)...);
-    }
+    s->cleanup_.drop();
+    s->fulfill(static_cast<V&&>(v)...);
   }
   /// Fails (unless settled already): the cleanup first.
   void fail(error e) noexcept {

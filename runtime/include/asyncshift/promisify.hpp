@@ -116,16 +116,23 @@ private:
 
   template <class... V>
   static void on_callback(handler_type* self, error&& e, V&&... v) {
+    if (!e) [[likely]]
+      return on_value(self, static_cast<V&&>(v)...);
     auto* me = static_cast<callback_op*>(self);
     const bool was_suspended = me->state_ == state::suspended;
     const std::coroutine_handle<> waiter = me->waiter_; // the outcome takes its place
-    if (e) [[unlikely]] {
-      ::new (static_cast<void*>(std::addressof(me->err_))) error(std::move(e));
-      me->state_ = state::has_error;
-    } else {
-      ::new (static_cast<void*>(std::addressof(me->value_))) value_type(static_cast<V&&>(v)...);
-      me->state_ = state::has_value;
-    }
+    ::new (static_cast<void*>(std::addressof(me->err_))) error(std::move(e));
+    me->state_ = state::has_error;
+    if (was_suspended) waiter.resume();
+  }
+  /// The success entry (sink_callback::deliver_value): no error object.
+  template <class... V>
+  static void on_value(handler_type* self, V&&... v) {
+    auto* me = static_cast<callback_op*>(self);
+    const bool was_suspended = me->state_ == state::suspended;
+    const std::coroutine_handle<> waiter = me->waiter_; // the outcome takes its place
+    ::new (static_cast<void*>(std::addressof(me->value_))) value_type(static_cast<V&&>(v)...);
+    me->state_ = state::has_value;
     if (was_suspended) waiter.resume();
   }
   static void no_destroy(handler_type*) noexcept {}

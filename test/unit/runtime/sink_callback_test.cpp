@@ -11,6 +11,8 @@
 #include <asyncshift/promise.hpp>
 #include <asyncshift/promisify.hpp>
 
+#include "counted.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -20,6 +22,7 @@
 #include <vector>
 
 using namespace asyncshift;
+using asyncshift::test::counted;
 
 namespace {
 
@@ -50,6 +53,23 @@ struct probe : detail::handler<std::int64_t> {
   static constexpr detail::handler_ops<std::int64_t> ops_{&invoke, &no_destroy};
 };
 using probe_callback = detail::sink_callback<probe, std::int64_t>;
+
+// A handler with a success entry as well: a success reaches on_value, with
+// no error object made, and a failure on_callback.
+struct value_probe : detail::handler<std::int64_t> {
+  int values = 0;
+  int errors = 0;
+
+  value_probe() : detail::handler<std::int64_t>{&ops_} {}
+  static void on_callback(detail::handler<std::int64_t>* h, error&& e, std::int64_t&&) {
+    auto* me = static_cast<value_probe*>(h);
+    me->errors += e ? 1 : 100; // a success here would be a miss
+  }
+  static void on_value(detail::handler<std::int64_t>* h, std::int64_t&&) { ++static_cast<value_probe*>(h)->values; }
+  static void no_destroy(detail::handler<std::int64_t>*) noexcept {}
+  static constexpr detail::handler_ops<std::int64_t> ops_{&on_callback, &no_destroy};
+};
+using value_probe_callback = detail::sink_callback<value_probe, std::int64_t>;
 
 static_assert(std::is_base_of_v<callback<std::int64_t>, probe_callback>, "a sink callback is a callback<T>");
 static_assert(sizeof(probe_callback) == sizeof(callback<std::int64_t>), "and still one word");
@@ -220,4 +240,42 @@ TEST_F(sink_fixture, a_failed_op_fails_the_sink_with_its_error) {
   }
   l.run();
   EXPECT_FALSE(msg.empty());
+}
+
+TEST_F(sink_fixture, a_success_reaches_on_value_and_a_failure_on_callback) {
+  value_probe ok, failed;
+  doxbee::blob(3).put(doxbee::stream{5}, value_probe_callback::borrow(&ok));
+  l.run();
+  EXPECT_EQ(ok.values, 1);
+  EXPECT_EQ(ok.errors, 0);
+  fake::settings_t s;
+  s.error_rate = 1;
+  fake::configure(s);
+  context c; // failures are drawn per execution
+  {
+    context_scope scope(&c);
+    doxbee::blob(3).put(doxbee::stream{5}, value_probe_callback::borrow(&failed));
+  }
+  l.run();
+  EXPECT_EQ(failed.values, 0);
+  EXPECT_EQ(failed.errors, 1);
+}
+
+TEST_F(sink_fixture, a_template_op_that_succeeds_drops_the_on_error_cleanup_of_a_promise_or_future) {
+  // cleanup_promise_state and cleanup_future_state have success entries of
+  // their own: the base's would leave the cleanup's captures alive.
+  counted::reset();
+  std::int64_t from_promise = -1, from_future = -1;
+  auto p = make_promise<std::int64_t>([&](auto cb) { doxbee::blob(3).put(doxbee::stream{5}, std::move(cb)); },
+                                      on_error([c = counted(1)](const error&) { ADD_FAILURE() << "no error"; }));
+  auto f = make_future<std::int64_t>([&](auto cb) { doxbee::blob(3).put(doxbee::stream{5}, std::move(cb)); },
+                                     on_error([c = counted(2)](const error&) { ADD_FAILURE() << "no error"; }));
+  EXPECT_EQ(counted::active(), 2);
+  l.run();
+  EXPECT_EQ(counted::active(), 0) << "the cleanups' captures go when the ops succeed, not with the promise or future";
+  p.then([&](std::int64_t v) { from_promise = v; });
+  std::move(f).then([&](std::int64_t v) { from_future = v; });
+  l.run();
+  EXPECT_GE(from_promise, 0);
+  EXPECT_EQ(from_promise, from_future);
 }
