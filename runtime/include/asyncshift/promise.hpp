@@ -265,6 +265,10 @@ private:
       schedule(r);
       return;
     }
+    flush_several(r);
+  }
+  /// The rest of flush(), out of line so that its common case saves no registers.
+  [[gnu::noinline]] void flush_several(promise_reaction* r) {
     promise_reaction* ordered = nullptr;
     while (r) {
       promise_reaction* next = r->next;
