@@ -193,13 +193,8 @@ public:
   static sink_callback adopt_raw(std::uintptr_t bits) noexcept { return sink_callback(base::adopt_raw(bits)); }
 
   ASYNCSHIFT_INLINE void operator()(error e, T... values) const {
-    handler<T...>* h = this->target();
-    if (!h) return;
-#ifndef NDEBUG
-    assert(!h->called && "asyncshift::callback called twice");
-    h->called = true;
-#endif
-    Sink::on_callback(h, std::move(e), std::move(values)...);
+    if (handler<T...>* h = target_for_call())
+      Sink::on_callback(h, std::move(e), std::move(values)...);
   }
   void operator()(error e) const
     requires(sizeof...(T) > 0)
@@ -209,12 +204,8 @@ public:
   /// Delivers a success (succeed() uses it): through Sink::on_value when the
   /// sink has one, with no error object made, passed and destroyed.
   ASYNCSHIFT_INLINE void deliver_value(T... values) const {
-    handler<T...>* h = this->target();
+    handler<T...>* h = target_for_call();
     if (!h) return;
-#ifndef NDEBUG
-    assert(!h->called && "asyncshift::callback called twice");
-    h->called = true;
-#endif
     if constexpr (requires { Sink::on_value(h, std::move(values)...); })
       Sink::on_value(h, std::move(values)...);
     else
@@ -223,6 +214,18 @@ public:
 
 private:
   explicit sink_callback(base&& b) noexcept : base(std::move(b)) {}
+
+  /// The sink a call delivers to (null when empty), marked called in debug builds.
+  ASYNCSHIFT_INLINE handler<T...>* target_for_call() const {
+    handler<T...>* h = this->target();
+#ifndef NDEBUG
+    if (h) {
+      assert(!h->called && "asyncshift::callback called twice");
+      h->called = true;
+    }
+#endif
+    return h;
+  }
 };
 
 /// sink_callback<Sink, T...> for a callback<T...>.
