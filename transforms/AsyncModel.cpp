@@ -168,6 +168,21 @@ const ParmVarDecl *handlerParam(const FunctionDecl *FD) {
   return asCallbackType(Last->getType()) ? Last : nullptr;
 }
 
+CXXMethodDecl *singleInstantiation(const LambdaExpr *L) {
+  if (!L->isGenericLambda())
+    return nullptr;
+  const FunctionTemplateDecl *Template = L->getDependentCallOperator();
+  if (!Template)
+    return nullptr;
+  CXXMethodDecl *Found = nullptr;
+  for (FunctionDecl *Spec : Template->specializations()) {
+    if (Found || !Spec->hasBody())
+      return nullptr; // more than one: which types the lambda sees is not one answer
+    Found = dyn_cast<CXXMethodDecl>(Spec);
+  }
+  return Found;
+}
+
 const ParmVarDecl *dependentHandlerParam(const FunctionDecl *FD) {
   if (!FD || FD->getNumParams() == 0 || !FD->isTemplated())
     return nullptr;

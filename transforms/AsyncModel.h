@@ -68,6 +68,12 @@ const clang::ParmVarDecl *handlerParam(const clang::FunctionDecl *FD);
 /// body makes an async call, and is refused as a template, not left as a leaf.
 const clang::ParmVarDecl *dependentHandlerParam(const clang::FunctionDecl *FD);
 
+/// The one instantiation of a generic lambda's call operator (with a body),
+/// or null: not generic, never instantiated, or instantiated more than once.
+/// A generic branch of parallel/each_series is read from it, by the rewriter
+/// and the checker alike: there the handler has the type the combinator passes.
+clang::CXXMethodDecl *singleInstantiation(const clang::LambdaExpr *L);
+
 /// The variable an expression names, if it is a plain reference to one.
 const clang::VarDecl *referencedVar(const clang::Expr *E);
 

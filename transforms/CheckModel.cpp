@@ -62,9 +62,13 @@ public:
   bool TraverseLambdaExpr(LambdaExpr *L) {
     StmtOwner.try_emplace(L, Stack.back());
     auto C = std::make_unique<Callable>();
-    C->Decl = L->getCallOperator();
+    // A generic lambda with one instantiation (`[=](std::size_t i, auto cb)`
+    // handed to parallel) is read from that instantiation, where its handler
+    // has a callback type, as the rewriter reads it.
+    const CXXMethodDecl *Instance = singleInstantiation(L);
+    C->Decl = Instance ? Instance : L->getCallOperator();
     C->Lambda = L;
-    C->Body = L->getBody();
+    C->Body = Instance ? Instance->getBody() : L->getBody();
     C->Parent = Stack.back();
     if (const ParmVarDecl *H = handlerParam(C->Decl); H && H->getIdentifier())
       C->OwnHandler = H;
@@ -73,7 +77,15 @@ public:
       C->ErrorParam = C->Decl->getParamDecl(0);
     Stack.push_back(C.get());
     Callables.push_back(std::move(C));
-    bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    bool R = true;
+    if (Instance) {
+      for (Expr *Init : L->capture_inits())
+        if (Init && !(R = TraverseStmt(Init)))
+          break;
+      R = R && TraverseStmt(Instance->getBody());
+    } else {
+      R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+    }
     Stack.pop_back();
     return R;
   }

@@ -118,23 +118,6 @@ private:
   bool Failed = false;
 };
 
-/// The one instantiation of a generic lambda's call operator (with a body),
-/// or null: not generic, never instantiated, or instantiated more than once.
-static CXXMethodDecl *singleInstantiation(const LambdaExpr *L) {
-  if (!L->isGenericLambda())
-    return nullptr;
-  const FunctionTemplateDecl *Template = L->getDependentCallOperator();
-  if (!Template)
-    return nullptr;
-  CXXMethodDecl *Found = nullptr;
-  for (FunctionDecl *Spec : Template->specializations()) {
-    if (Found || !Spec->hasBody())
-      return nullptr; // more than one: which types the lambda sees is not one answer
-    Found = dyn_cast<CXXMethodDecl>(Spec);
-  }
-  return Found;
-}
-
 /// The branch lambda of asyncshift::parallel(n, branch, done) or
 /// each_series(n, branch, done), or null; \p K (if given) says which.
 static const LambdaExpr *combinatorBranch(const CallExpr *C, Combinator::Kind *K = nullptr) {

@@ -94,3 +94,17 @@ void through_a_copy(asyncshift::callback<> done) {
     // CHECK: :[[@LINE-3]]:5: note: 'done' already called here (through 'copy')
   });
 }
+
+// A generic branch of parallel (`auto step`) is read from its instantiation,
+// as a branch taking callback<> is: forwarding the handler and then calling it.
+void generic_branch(int n, asyncshift::callback<> done) {
+  asyncshift::parallel(
+      static_cast<std::size_t>(n),
+      [=](std::size_t i, auto step) {
+        write_int(static_cast<int>(i), 1, step);
+        step({});
+        // CHECK: :[[@LINE-1]]:9: error: handler 'step' may be called twice on this path [asyncshift-callback-called-twice]
+        // CHECK: :[[@LINE-3]]:9: note: 'step' already passed on here
+      },
+      done);
+}
