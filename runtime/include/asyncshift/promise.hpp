@@ -640,7 +640,7 @@ private:
       // settles nothing: stored, counted, done (report() is the rest).
       if (src && src->status == outcome_status::fulfilled && join->remaining_ > 1) [[likely]] {
         if constexpr (values_in_slots)
-          ::new (static_cast<void*>(join->slots_.get() + join->slots_.index_of(s))) T(src->value); // the slot has fired
+          ::new (static_cast<void*>(s)) T(src->value); // in the slot, which has fired (as report() does)
         --join->remaining_;
         src->release();
         join->release();
