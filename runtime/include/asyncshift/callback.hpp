@@ -187,6 +187,15 @@ class sink_callback : public callback<T...> {
   using base = callback<T...>;
 
 public:
+  ASYNCSHIFT_INLINE sink_callback(sink_callback&&) noexcept = default;
+  ASYNCSHIFT_INLINE sink_callback(const sink_callback&) noexcept = default;
+  sink_callback& operator=(sink_callback&&) noexcept = default;
+  sink_callback& operator=(const sink_callback&) noexcept = default;
+  /// Inlined always, as callback's: g++ otherwise calls it out of line from
+  /// some ops' completions (12 Ir per doxbee execution for each of three
+  /// promise states).
+  ASYNCSHIFT_INLINE ~sink_callback() = default;
+
   /// Borrows \p sink (a Sink), as callback::borrow.
   static sink_callback borrow(handler<T...>* sink) noexcept { return sink_callback(base::borrow(sink)); }
   /// Adopts a word from callback::release_raw (or made the same way).
