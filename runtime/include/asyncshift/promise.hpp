@@ -384,6 +384,16 @@ public:
   }
   ~then_state() {
     if (this->derived_flag) handlers_.~handlers();
+    if constexpr (std::is_trivially_destructible_v<typename promise_state<U>::value_type>) {
+      // How most then states of a chain end: following the pending promise
+      // their handler returned, which lives on (its operation holds it). Our
+      // reference to it goes here, and promise_state's destructor, finding
+      // nothing to destroy, does not call out of line for the alias.
+      if (this->status == aliased && this->target->refs > 1) {
+        --this->target->refs;
+        this->status = outcome_status::fulfilled;
+      }
+    }
   }
 
 private:

@@ -538,6 +538,46 @@ TEST(promise_lifetime, every_state_is_freed_after_a_run) {
   EXPECT_EQ(live_objects(), before);
 }
 
+TEST(promise_lifetime, a_then_that_follows_a_pending_promise_frees_both_whichever_goes_last) {
+  // The then state follows the promise its handler returned (A+ 2.3.2) and
+  // holds a reference to it. Usually the then state goes first, while the
+  // operation still holds that promise; held by a handle, it goes last.
+  // Values of a trivially destructible type and of another both take each way.
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    int got = 0;
+    std::string text;
+    make_promise<int>([&](auto cb) { op_after(l, ms, 1, cb); })
+        .then([&](int v) { return make_promise<int>([&, v](auto cb) { op_after(l, ms, v + 1, cb); }); })
+        .then([&](int v) { got = v; });
+    make_promise<int>([&](auto cb) { op_after(l, ms, 1, cb); })
+        .then([&](int v) {
+          return make_promise<std::string>([&, v](callback<std::string> cb) {
+            l.set_timeout(ms, [cb, v] { cb({}, std::to_string(v + 1)); });
+          });
+        })
+        .then([&](const std::string& v) { text = v; });
+    auto kept = make_promise<int>([&](auto cb) { op_after(l, ms, 1, cb); }).then([&](int v) {
+      return make_promise<int>([&, v](auto cb) { op_after(l, ms, v + 2, cb); });
+    });
+    auto kept_text = make_promise<int>([&](auto cb) { op_after(l, ms, 1, cb); }).then([&](int) {
+      return make_promise<std::string>([&](callback<std::string> cb) { l.set_timeout(ms, [cb] { cb({}, "kept"); }); });
+    });
+    l.run();
+    EXPECT_EQ(got, 2);
+    EXPECT_EQ(text, "2");
+    EXPECT_TRUE(kept.is_fulfilled() && kept_text.is_fulfilled());
+    int kept_value = 0;
+    kept.then([&](int v) { kept_value = v; });
+    kept_text.then([&](const std::string& v) { text = v; });
+    l.run();
+    EXPECT_EQ(kept_value, 3);
+    EXPECT_EQ(text, "kept");
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
 // ---- no stack growth ----------------------------------------------------------
 
 TEST(promise_stack, a_million_synchronous_completions_in_a_then_chain_use_constant_stack) {
