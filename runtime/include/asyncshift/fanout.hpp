@@ -113,6 +113,17 @@ auto when_all(std::size_t n, F f) {
   });
 }
 
+/// The future of an operation made by promisify (or by when_all over
+/// operations, above): it starts now, as make_future(start) does. Generated
+/// future code joins a fan-out whose branches are one operation each with
+/// `make_future(when_all(n, [=](std::size_t i) { return promisify(...); }))`:
+/// the operations complete parallel()'s join directly, with no future per
+/// branch, as in the coroutine style.
+template <class T, class F>
+future<T> make_future(callback_op<T, F>&& op) {
+  return make_future<T>(std::move(op).take_start());
+}
+
 namespace detail {
 template <class R>
 concept deliverable = requires(R r, callback<> cb) { std::move(r).then_callback(std::move(cb)); };

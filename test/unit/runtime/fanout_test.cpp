@@ -272,3 +272,51 @@ TEST(fanout_all_of_n, future_when_all_yields_values_in_index_order_and_the_first
   }
   EXPECT_EQ(live_objects(), before);
 }
+
+// make_future(when_all(n, f)) with f returning promisify(...): what generated
+// future code uses for a parallel whose branches are one operation each. The
+// operations complete parallel()'s join directly: no future per branch.
+
+TEST(fanout_operation_future, yields_values_in_index_order_the_first_error_and_makes_one_future) {
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    std::vector<std::int64_t> got;
+    std::vector<std::size_t> started;
+    const auto allocs = detail::memory_snapshot().allocs;
+    auto values = make_future(when_all(3, [&](std::size_t i) {
+      return promisify<std::int64_t>([&, i](auto cb) {
+        started.push_back(i);
+        if (i == 1) return cb({}, 101); // completes at once
+        l.set_timeout(static_cast<std::int64_t>(3 - i) * ms, [cb, i] { cb({}, static_cast<std::int64_t>(i) + 100); });
+      });
+    }));
+    EXPECT_EQ(started, (std::vector<std::size_t>{0, 1, 2})) << "every operation starts at once, in order";
+    // The future's state, parallel's join and its values, and the two
+    // pending timers: nothing per branch beyond what the operations keep
+    // (a future per branch would be three more states).
+    EXPECT_EQ(detail::memory_snapshot().allocs - allocs, 5u);
+    std::move(values).then([&](std::vector<std::int64_t> v) { got = std::move(v); });
+
+    std::string msg;
+    int later = 0;
+    make_future(when_all(2, [&](std::size_t i) {
+      return promisify([&, i](callback<> cb) {
+        l.set_timeout(static_cast<std::int64_t>(i + 1) * ms, [cb, i, &later] {
+          if (i == 1) ++later; // runs to its end after the first error
+          cb(i == 0 ? error("first") : error("second"));
+        });
+      });
+    })).then([] { ADD_FAILURE() << "fulfilled"; }, [&](error e) { msg = e.message(); });
+    bool empty_done = false;
+    make_future(when_all(0, [](std::size_t) { return promisify([](callback<> cb) { cb({}); }); })).then([&] {
+      empty_done = true;
+    });
+    l.run();
+    EXPECT_EQ(got, (std::vector<std::int64_t>{100, 101, 102}));
+    EXPECT_EQ(msg, "first");
+    EXPECT_EQ(later, 1);
+    EXPECT_TRUE(empty_done);
+  }
+  EXPECT_EQ(live_objects(), before);
+}
