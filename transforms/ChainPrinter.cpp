@@ -138,6 +138,7 @@ private:
   std::string scanOutType(const std::vector<const Node *> &Nodes, bool &Known, bool &SawFailure, unsigned Depth) const;
 
   std::string text(const Text &T);
+  std::optional<std::string> operationFanOut(const Combinator &K, const std::string &Count);
   std::string capture() const { return F.IsMember ? "[=, this]" : "[=]"; }
   static std::string detached(const std::string &Call, const std::string &Handler) {
     return Call + ".then_callback(" + Handler + ")";
@@ -228,6 +229,9 @@ std::string ChainLowering::statePrefix(unsigned Scope) {
 /// returning a promise (future), under the combinator that runs it.
 std::string ChainLowering::combinatorHead(const Combinator &K) {
   std::string Count = text(K.Count);
+  if (!S.IsPromise && K.K == Combinator::Kind::Parallel)
+    if (std::optional<std::string> Head = operationFanOut(K, Count))
+      return *Head;
   unsigned Saved = CurScope;
   CurScope = NextScope++;
   std::string SavedResult = ResultType;
@@ -257,6 +261,38 @@ std::string ChainLowering::combinatorHead(const Combinator &K) {
   if (S.IsPromise)
     return S.type(K.ItemType) + "::all(" + Count + ", " + Lambda + ")";
   return "asyncshift::when_all(" + Count + ", " + Lambda + ")";
+}
+
+/// A future-style parallel whose branch is one operation passing its outcome
+/// on: `make_future(when_all(n, [=](std::size_t i) { return promisify(...); }))`.
+/// The operations complete the join directly, with no future per branch (the
+/// coroutine style's when_all does the same). A branch that does more, or
+/// calls a converted function (which returns a future), is a function
+/// returning a future under when_all(n, make).
+std::optional<std::string> ChainLowering::operationFanOut(const Combinator &K, const std::string &Count) {
+  if (K.Body.size() != 1)
+    return std::nullopt;
+  const auto *A = dyn<AsyncCallNode>(K.Body.front().get());
+  if (!A || A->Handler != AsyncCallNode::HandlerKind::Forward || A->Comb || A->CalleeConverted)
+    return std::nullopt;
+  unsigned Saved = CurScope;
+  CurScope = NextScope++;
+  Cur.emplace_back(NextChain++, 0);
+  Names.push();
+  std::string Index;
+  if (K.Index != NoVar) {
+    declared(K.Index);
+    Index = " " + Names.name(K.Index);
+  }
+  const std::string Handler = A->HandlerTakesRvalue ? "std::move(" + CallbackName + ")" : CallbackName;
+  std::string Op = (A->ValueType.empty() ? std::string("asyncshift::promisify(")
+                                         : "asyncshift::promisify<" + A->ValueType + ">(") +
+                   capture() + "(auto " + CallbackName + ") { " + text(A->Prefix) + Handler + text(A->Suffix) + "; })";
+  Names.pop();
+  Cur.pop_back();
+  CurScope = Saved;
+  return "asyncshift::make_future(asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType + Index +
+         ") {\nreturn " + Op + ";\n}))";
 }
 
 std::string ChainLowering::text(const Text &T) {

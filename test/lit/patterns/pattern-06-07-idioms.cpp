@@ -206,26 +206,28 @@ void count_up(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: return asyncshift::make_ready_future_of<std::vector<int>>(
 // FUTURE-NEXT: std::vector<int>{});
 // FUTURE-NEXT: }
-// FUTURE-NEXT: return asyncshift::when_all(
+// FUTURE-NEXT: return asyncshift::make_future(
+// FUTURE-NEXT: asyncshift::when_all(
 // FUTURE-NEXT: n,
-// FUTURE-NEXT: [=](std::size_t i) -> asyncshift::future<int> {
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) {
+// FUTURE-NEXT: [=](std::size_t i) {
+// FUTURE-NEXT: return asyncshift::promisify<int>([=](auto cb) {
 // FUTURE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // FUTURE-NEXT: });
-// FUTURE-NEXT: })
+// FUTURE-NEXT: }))
 // FUTURE-NEXT: .tap_error([=](const asyncshift::error &) { log_line("failed"); });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<> write_all(std::size_t n) {
 // FUTURE-NEXT: if (n == 0) {
 // FUTURE-NEXT: return asyncshift::make_ready_future();
 // FUTURE-NEXT: }
-// FUTURE-NEXT: return asyncshift::when_all(n,
-// FUTURE-NEXT: [=](std::size_t i) -> asyncshift::future<> {
-// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) {
+// FUTURE-NEXT: return asyncshift::make_future(
+// FUTURE-NEXT: asyncshift::when_all(n,
+// FUTURE-NEXT: [=](std::size_t i) {
+// FUTURE-NEXT: return asyncshift::promisify([=](auto cb) {
 // FUTURE-NEXT: write_int(static_cast<int>(i), 1,
 // FUTURE-NEXT: std::move(cb));
 // FUTURE-NEXT: });
-// FUTURE-NEXT: })
+// FUTURE-NEXT: }))
 // FUTURE-NEXT: .then([=] { log_line("all written"); });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<int> count_up(int n) {
