@@ -139,6 +139,8 @@ private:
 
   std::string text(const Text &T);
   std::optional<std::string> operationFanOut(const Combinator &K, const std::string &Count);
+  std::string enterBranch(const Combinator &K);
+  void leaveBranch(unsigned SavedScope);
   std::string capture() const { return F.IsMember ? "[=, this]" : "[=]"; }
   static std::string detached(const std::string &Call, const std::string &Handler) {
     return Call + ".then_callback(" + Handler + ")";
@@ -233,24 +235,15 @@ std::string ChainLowering::combinatorHead(const Combinator &K) {
     if (std::optional<std::string> Head = operationFanOut(K, Count))
       return *Head;
   unsigned Saved = CurScope;
-  CurScope = NextScope++;
   std::string SavedResult = ResultType;
   ResultType = K.K == Combinator::Kind::Parallel ? K.ItemType : "";
-  Cur.emplace_back(NextChain++, 0);
-  Names.push();
-  std::string Index;
-  if (K.Index != NoVar) {
-    declared(K.Index);
-    Index = " " + Names.name(K.Index);
-  }
+  std::string Index = enterBranch(K);
   Ctx Root;
   Root.OutType = ResultType;
   Root.Wrap = true;
   std::string Body = lowerSeq(nodesOf(K.Body), Root);
   std::string Prefix = statePrefix(CurScope);
-  Names.pop();
-  Cur.pop_back();
-  CurScope = Saved;
+  leaveBranch(Saved);
   std::string Lambda =
       capture() + "(" + K.IndexType + Index + ") -> " + S.type(ResultType) + " {\n" + Prefix + Body + "}";
   ResultType = SavedResult;
@@ -276,23 +269,33 @@ std::optional<std::string> ChainLowering::operationFanOut(const Combinator &K, c
   if (!A || A->Handler != AsyncCallNode::HandlerKind::Forward || A->Comb || A->CalleeConverted)
     return std::nullopt;
   unsigned Saved = CurScope;
-  CurScope = NextScope++;
-  Cur.emplace_back(NextChain++, 0);
-  Names.push();
-  std::string Index;
-  if (K.Index != NoVar) {
-    declared(K.Index);
-    Index = " " + Names.name(K.Index);
-  }
+  std::string Index = enterBranch(K);
   const std::string Handler = A->HandlerTakesRvalue ? "std::move(" + CallbackName + ")" : CallbackName;
   std::string Op = (A->ValueType.empty() ? std::string("asyncshift::promisify(")
                                          : "asyncshift::promisify<" + A->ValueType + ">(") +
                    capture() + "(auto " + CallbackName + ") { " + text(A->Prefix) + Handler + text(A->Suffix) + "; })";
-  Names.pop();
-  Cur.pop_back();
-  CurScope = Saved;
+  leaveBranch(Saved);
   return "asyncshift::make_future(asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType + Index +
          ") {\nreturn " + Op + ";\n}))";
+}
+
+/// Enters the scope of a combinator's branch (a chain and names of its own)
+/// and declares its index: " name", or "" when the branch has none.
+std::string ChainLowering::enterBranch(const Combinator &K) {
+  CurScope = NextScope++;
+  Cur.emplace_back(NextChain++, 0);
+  Names.push();
+  if (K.Index == NoVar)
+    return "";
+  declared(K.Index);
+  return " " + Names.name(K.Index);
+}
+
+/// Leaves the branch scope enterBranch entered from \p SavedScope.
+void ChainLowering::leaveBranch(unsigned SavedScope) {
+  Names.pop();
+  Cur.pop_back();
+  CurScope = SavedScope;
 }
 
 std::string ChainLowering::text(const Text &T) {
