@@ -263,17 +263,14 @@ std::string ChainLowering::combinatorHead(const Combinator &K) {
 /// calls a converted function (which returns a future), is a function
 /// returning a future under when_all(n, make).
 std::optional<std::string> ChainLowering::operationFanOut(const Combinator &K, const std::string &Count) {
-  if (K.Body.size() != 1)
-    return std::nullopt;
-  const auto *A = dyn<AsyncCallNode>(K.Body.front().get());
-  if (!A || A->Handler != AsyncCallNode::HandlerKind::Forward || A->Comb || A->CalleeConverted)
+  const AsyncCallNode *A = forwardingBranchCall(K);
+  if (!A || A->CalleeConverted)
     return std::nullopt;
   unsigned Saved = CurScope;
   std::string Index = enterBranch(K);
   const std::string Handler = A->HandlerTakesRvalue ? "std::move(" + CallbackName + ")" : CallbackName;
-  std::string Op = (A->ValueType.empty() ? std::string("asyncshift::promisify(")
-                                         : "asyncshift::promisify<" + A->ValueType + ">(") +
-                   capture() + "(auto " + CallbackName + ") { " + text(A->Prefix) + Handler + text(A->Suffix) + "; })";
+  std::string Op = promisifyOpen(A->ValueType) + capture() + "(auto " + CallbackName + ") { " + text(A->Prefix) +
+                   Handler + text(A->Suffix) + "; })";
   leaveBranch(Saved);
   return "asyncshift::make_future(asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType + Index +
          ") {\nreturn " + Op + ";\n}))";

@@ -254,9 +254,8 @@ std::string CoroLowering::awaitable(const AsyncCallNode &A) {
     return whenAll(*A.Comb);
   if (A.CalleeConverted)
     return Names.render(A.WithoutHandler);
-  std::string T = A.ValueType.empty() ? "asyncshift::promisify(" : "asyncshift::promisify<" + A.ValueType + ">(";
-  return T + "[&](auto " + CallbackName + ") { " + Names.render(A.Prefix) + CallbackName + Names.render(A.Suffix) +
-         "; })";
+  return promisifyOpen(A.ValueType) + "[&](auto " + CallbackName + ") { " + Names.render(A.Prefix) + CallbackName +
+         Names.render(A.Suffix) + "; })";
 }
 
 std::string CoroLowering::settled(const AsyncCallNode &A) {
@@ -752,19 +751,17 @@ std::string CoroLowering::whenAll(const Combinator &K) {
   std::string Index = K.Index != NoVar ? Names.declare(K.Index) : "";
   // A branch that is one call passing its outcome on needs no coroutine of
   // its own: the lambda returns the operation (or the converted call's task).
-  if (K.Body.size() == 1)
-    if (const auto *A = dyn<AsyncCallNode>(K.Body.front().get());
-        A && A->Handler == AsyncCallNode::HandlerKind::Forward && !A->Comb) {
-      std::string Op;
-      if (A->CalleeConverted)
-        Op = Names.render(A->WithoutHandler);
-      else
-        Op = (A->ValueType.empty() ? std::string("asyncshift::promisify(") : "asyncshift::promisify<" + A->ValueType + ">(") +
-             "[=](auto " + CallbackName + ") { " + Names.render(A->Prefix) + CallbackName + Names.render(A->Suffix) + "; })";
-      Names.pop();
-      return branchOf(Count, capture() + "(" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") {\nreturn " + Op +
-                                 ";\n}");
-    }
+  if (const AsyncCallNode *A = forwardingBranchCall(K)) {
+    std::string Op;
+    if (A->CalleeConverted)
+      Op = Names.render(A->WithoutHandler);
+    else
+      Op = promisifyOpen(A->ValueType) + "[=](auto " + CallbackName + ") { " + Names.render(A->Prefix) + CallbackName +
+           Names.render(A->Suffix) + "; })";
+    Names.pop();
+    return branchOf(Count, capture() + "(" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") {\nreturn " + Op +
+                               ";\n}");
+  }
   std::string Body = lowerNested(K.Body, K.ItemType, Ctx{});
   Names.pop();
   std::string Task;

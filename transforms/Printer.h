@@ -54,6 +54,22 @@ inline constexpr const char *ValueWithErrorMessage =
     "future or a thrown exception carries only the error; cannot convert to this style (pass the value on success "
     "only, or use --style=coro-values, which keeps both)";
 
+/// `asyncshift::promisify(` or `asyncshift::promisify<T>(` for a call whose
+/// callback carries \p ValueType ("" for callback<>).
+inline std::string promisifyOpen(const std::string &ValueType) {
+  return ValueType.empty() ? "asyncshift::promisify(" : "asyncshift::promisify<" + ValueType + ">(";
+}
+
+/// The one call of a combinator branch that is nothing but that call passing
+/// its outcome on (`[=](std::size_t i, auto cb) { op(i, cb); }`), or null.
+/// Such a parallel branch needs no task, promise or future of its own.
+inline const AsyncCallNode *forwardingBranchCall(const Combinator &K) {
+  if (K.Body.size() != 1)
+    return nullptr;
+  const auto *A = dyn<AsyncCallNode>(K.Body.front().get());
+  return A && A->Handler == AsyncCallNode::HandlerKind::Forward && !A->Comb ? A : nullptr;
+}
+
 /// The printer for \p Style, or null if there is no such style.
 std::unique_ptr<StylePrinter> makePrinter(const std::string &Style);
 
