@@ -59,15 +59,8 @@ protected:
   template <class Promise>
   ASYNCSHIFT_INLINE static std::coroutine_handle<> on_final(std::coroutine_handle<Promise> h) noexcept {
     Promise& p = h.promise();
-    switch (p.mode_) {
-    case mode::awaited:
-      return std::coroutine_handle<>::from_address(reinterpret_cast<void*>(p.link_));
-    case mode::detached:
-      p.finish_detached(h);
-      return std::noop_coroutine();
-    case mode::none:
-      break;
-    }
+    // Detached tasks never get here: their final awaiter is ready.
+    if (p.mode_ == mode::awaited) return std::coroutine_handle<>::from_address(reinterpret_cast<void*>(p.link_));
     return std::noop_coroutine();
   }
 
@@ -84,13 +77,14 @@ template <class T>
 class task_promise : public task_promise_base {
 public:
   struct final_awaiter {
-    bool await_ready() const noexcept { return false; }
+    task_promise* p;
+    bool await_ready() const noexcept { return p->mode_ == mode::detached; }
     std::coroutine_handle<> await_suspend(std::coroutine_handle<task_promise> h) noexcept { return on_final(h); }
-    void await_resume() const noexcept {}
+    void await_resume() const noexcept { p->deliver_detached(); }
   };
 
   task<T> get_return_object() noexcept;
-  final_awaiter final_suspend() noexcept { return {}; }
+  final_awaiter final_suspend() noexcept { return {this}; }
 
   void return_value(T value) noexcept(std::is_nothrow_move_constructible_v<T>) { value_.emplace(std::move(value)); }
 
@@ -116,7 +110,7 @@ public:
     mode_ = mode::detached;
   }
 
-  void finish_detached(std::coroutine_handle<task_promise> h) noexcept;
+  void deliver_detached() noexcept;
 
 private:
   std::optional<T> value_;
@@ -126,13 +120,14 @@ template <>
 class task_promise<void> : public task_promise_base {
 public:
   struct final_awaiter {
-    bool await_ready() const noexcept { return false; }
+    task_promise* p;
+    bool await_ready() const noexcept { return p->mode_ == mode::detached; }
     std::coroutine_handle<> await_suspend(std::coroutine_handle<task_promise> h) noexcept { return on_final(h); }
-    void await_resume() const noexcept {}
+    void await_resume() const noexcept { p->deliver_detached(); }
   };
 
   task<void> get_return_object() noexcept;
-  final_awaiter final_suspend() noexcept { return {}; }
+  final_awaiter final_suspend() noexcept { return {this}; }
   void return_void() noexcept {}
 
   void take() {
@@ -146,11 +141,9 @@ public:
     mode_ = mode::detached;
   }
 
-  void finish_detached(std::coroutine_handle<task_promise> h) noexcept {
+  void deliver_detached() noexcept {
     callback<> cb = callback<>::adopt_raw(link_);
-    error e = take_settled();
-    h.destroy();
-    cb(std::move(e));
+    cb(take_settled());
   }
 };
 
@@ -178,19 +171,13 @@ struct detached_callback<result<U>> {
 };
 
 template <class T>
-void task_promise<T>::finish_detached(std::coroutine_handle<task_promise> h) noexcept {
+void task_promise<T>::deliver_detached() noexcept {
   auto cb = detached_callback<T>::type::adopt_raw(link_);
   if (exception_) {
-    std::exception_ptr ex = std::move(exception_);
-    h.destroy();
-    cb(error_from(ex));
+    cb(error_from(exception_));
     return;
   }
-  // Moved into a plain local (not a std::optional copy, which g++ 12 reports
-  // as maybe-uninitialized in every caller), then the frame goes before the
-  // callback runs.
-  T value = std::move(*value_);
-  h.destroy();
+  T& value = *value_;
   if constexpr (std::is_same_v<T, error>) {
     cb(std::move(value));
   } else if constexpr (is_result<T>::value) {

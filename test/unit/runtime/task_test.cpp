@@ -3,6 +3,8 @@
 #include <asyncshift/promisify.hpp>
 #include <asyncshift/task.hpp>
 
+#include "counted.hpp"
+
 #include <gtest/gtest.h>
 
 using namespace asyncshift;
@@ -151,5 +153,28 @@ TEST(task, values_style_tasks_deliver_their_error_value_to_a_callback) {
 TEST(task, frames_come_from_the_pool_and_are_returned) {
   auto before = detail::memory_snapshot().live_objects;
   start(forty_two(), [](error, int) {});
+  EXPECT_EQ(detail::memory_snapshot().live_objects, before);
+}
+
+// A detached task delivers from its final awaiter and the frame goes right
+// after, with no second entry to destroy it: its parameters are alive while
+// the callback runs, as a continuation's captures are while it calls `done`.
+TEST(task, a_detached_task_calls_back_and_then_frees_its_frame_and_parameters) {
+  using asyncshift::test::counted;
+  counted::reset();
+  const auto before = detail::memory_snapshot().live_objects;
+  auto body = [](counted c) -> task<int> { co_return c.id; };
+  task<int> t = body(counted(7)); // the argument dies here; the frame keeps a copy
+  ASSERT_EQ(counted::active(), 1);
+  int alive_in_callback = -1;
+  int got = 0;
+  start(std::move(t), [&](error e, int v) {
+    EXPECT_FALSE(e);
+    got = v;
+    alive_in_callback = counted::active();
+  });
+  EXPECT_EQ(got, 7);
+  EXPECT_EQ(alive_in_callback, 1);
+  EXPECT_EQ(counted::active(), 0);
   EXPECT_EQ(detail::memory_snapshot().live_objects, before);
 }
