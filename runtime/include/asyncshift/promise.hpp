@@ -527,7 +527,7 @@ private:
 
   /// A+ 2.3.2: take on the outcome of \p q: now if it is settled, otherwise
   /// by becoming its alias.
-  void adopt(promise<U> q);
+  ASYNCSHIFT_INLINE void adopt(promise<U> q);
 
   static void destroy(handler_for<U>* h) noexcept { pool_delete(static_cast<then_state*>(h)); }
   static constexpr handler_ops_for<U> ops_ = state_ops<U, promise_state<U>>(&destroy);
@@ -954,7 +954,7 @@ private:
 };
 
 template <class T, class U, class OnValue, class OnError>
-void detail::then_state<T, U, OnValue, OnError>::adopt(promise<U> q) {
+ASYNCSHIFT_INLINE void detail::then_state<T, U, OnValue, OnError>::adopt(promise<U> q) {
   if (!q.valid()) {
     this->reject(error("TypeError: a handler returned an empty promise"));
     return;
