@@ -140,11 +140,19 @@ public:
   static loop& current() {
     if (detail::tl_loop) [[likely]]
       return *detail::tl_loop;
+    return make_fallback();
+  }
+
+private:
+  // Out of line: inlined, making the default loop cost the callers of
+  // current() (every promise settlement) saved registers on every call.
+  [[gnu::noinline, gnu::cold]] static loop& make_fallback() {
     static thread_local loop fallback(clock_kind::real, fallback_tag{});
     detail::tl_loop = &fallback;
     return fallback;
   }
 
+public:
   clock_kind clock() const noexcept { return clock_; }
   /// Switches the clock; only while nothing is scheduled.
   void set_clock(clock_kind clock) {
@@ -399,7 +407,7 @@ private:
       inbox_cv_.wait_until(lock, epoch_ + std::chrono::nanoseconds(due), ready);
   }
 
-  void grow_microtasks() {
+  [[gnu::noinline, gnu::cold]] void grow_microtasks() {
     std::vector<detail::microtask_node*> bigger(micro_.empty() ? 1024 : micro_.size() * 2);
     for (std::size_t i = 0; i < micro_count_; ++i) bigger[i] = micro_[(micro_head_ + i) & micro_mask_];
     micro_ = std::move(bigger);
