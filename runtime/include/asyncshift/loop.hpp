@@ -143,16 +143,6 @@ public:
     return make_fallback();
   }
 
-private:
-  // Out of line: inlined, making the default loop cost the callers of
-  // current() (every promise settlement) saved registers on every call.
-  [[gnu::noinline, gnu::cold]] static loop& make_fallback() {
-    static thread_local loop fallback(clock_kind::real, fallback_tag{});
-    detail::tl_loop = &fallback;
-    return fallback;
-  }
-
-public:
   clock_kind clock() const noexcept { return clock_; }
   /// Switches the clock; only while nothing is scheduled.
   void set_clock(clock_kind clock) {
@@ -405,6 +395,15 @@ private:
       inbox_cv_.wait(lock, ready);
     else
       inbox_cv_.wait_until(lock, epoch_ + std::chrono::nanoseconds(due), ready);
+  }
+
+  // These two are out of line and cold: inlined, they made every caller of
+  // current() and queue_microtask (every promise settlement) save registers
+  // for paths that run a few times per thread.
+  [[gnu::noinline, gnu::cold]] static loop& make_fallback() {
+    static thread_local loop fallback(clock_kind::real, fallback_tag{});
+    detail::tl_loop = &fallback;
+    return fallback;
   }
 
   [[gnu::noinline, gnu::cold]] void grow_microtasks() {
