@@ -247,19 +247,58 @@ inline const op_name& intern(std::string_view op) {
 /// with `Deliver::deliver(handler, value)` on success. The building block of
 /// every fake op. \p handler is a callback<T...> or a continuation lambda,
 /// kept in the op's timer node until it runs.
+namespace detail {
+/// Decides whether the op of \p node fails; if it does, \p node delivers the
+/// failure instead of its value.
+template <class Node>
+[[gnu::noinline]] void decide_failure_of(context* c, const op_name& op, Node* node) noexcept {
+  if (decide_failure(c, op, node->failure)) node->run = &Node::fire_failed;
+}
+
+/// start_io's general path: any pool state, a new timer FIFO, failures.
+template <class Deliver, class H>
+[[gnu::noinline]] void start_io_slow(const op_name& op, std::int64_t arg, std::int64_t latency_ns, H&& handler) {
+  using node_type = io_node<Deliver, std::decay_t<H>>;
+  auto* node = asyncshift::detail::pool_new<node_type>(static_cast<H&&>(handler));
+  context* c = current_context();
+  loop& l = loop::current();
+  node->run = &node_type::fire;
+  if constexpr (uses_value<Deliver>()) node->value = value_of(op, arg);
+  if (start_op(c, l.now_ns(), op, arg, node->failure)) [[unlikely]] // the failure replaces the value
+    node->run = &node_type::fire_failed;
+  l.schedule(node, latency_ns, c);
+}
+} // namespace detail
+
 template <class Deliver, class H>
 ASYNCSHIFT_START_IO_INLINE void start_io(const op_name& op, std::int64_t arg, std::int64_t latency_ns, H&& handler) {
   using node_type = detail::io_node<Deliver, std::decay_t<H>>;
   static_assert(!asyncshift::detail::is_callback<std::decay_t<H>>::value || sizeof(node_type) <= 48,
                 "an op's timer node outgrew its pool class");
-  auto* node = asyncshift::detail::pool_new<node_type>(static_cast<H&&>(handler));
-  context* c = current_context();
-  loop& l = loop::current();
-  node->run = &node_type::fire;
-  if constexpr (detail::uses_value<Deliver>()) node->value = value_of(op, arg);
-  if (detail::start_op(c, l.now_ns(), op, arg, node->failure)) [[unlikely]] // the failure replaces the value
-    node->run = &node_type::fire_failed;
-  l.schedule(node, latency_ns, c);
+  // The common case makes no call but a final tail call, so that an
+  // out-of-line copy of this function saves no registers: a pooled block at
+  // hand and the same timer FIFO as the last op. With failures injected,
+  // the decision is that tail call (the node has not fired yet).
+  if constexpr (std::is_nothrow_constructible_v<std::decay_t<H>, H&&>) {
+    loop* l = asyncshift::detail::tl_loop;
+    if (l && l->fifo_cached(latency_ns)) [[likely]] {
+      if (void* p = asyncshift::detail::pool_try_pop<node_type>()) [[likely]] {
+        auto* node = ::new (p) node_type(static_cast<H&&>(handler));
+        context* c = current_context();
+        node->run = &node_type::fire;
+        if constexpr (detail::uses_value<Deliver>()) node->value = value_of(op, arg);
+        l->schedule_cached(node, latency_ns, c);
+        if (c) {
+          c->trace += detail::trace_entry(l->now_ns() - c->start_ns, op, arg);
+          ++c->ops_started;
+          if (detail::g_fail_threshold != 0) [[unlikely]]
+            return detail::decide_failure_of(c, op, node);
+        }
+        return;
+      }
+    }
+  }
+  detail::start_io_slow<Deliver>(op, arg, latency_ns, static_cast<H&&>(handler));
 }
 
 /// Starts \p op with \p arg; completes \p cb after \p latency_ns.

@@ -207,6 +207,16 @@ public:
     q.items.push(t);
     ++timer_count_;
   }
+  /// Whether a timer of \p delay_ns goes to the FIFO the last timer went to
+  /// (schedule_cached may then be used for it).
+  bool fifo_cached(std::int64_t delay_ns) const noexcept { return last_fifo_ && last_fifo_->delay == delay_ns; }
+  /// schedule() when fifo_cached(delay_ns): no call in it.
+  void schedule_cached(detail::timer_node* t, std::int64_t delay_ns, context* ctx) noexcept {
+    t->ctx = ctx;
+    t->due = now_ + delay_ns;
+    last_fifo_->items.push(t);
+    ++timer_count_;
+  }
   template <class F>
   void set_timeout(std::int64_t delay_ns, F f) {
     schedule(detail::pool_new<detail::runnable_fn<F>>(std::move(f)), delay_ns);

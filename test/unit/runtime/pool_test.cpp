@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <vector>
 
 namespace detail = asyncshift::detail;
 
@@ -67,6 +68,38 @@ TEST(pool, a_freed_block_is_reused_by_the_next_allocation_of_its_class) {
   EXPECT_EQ(static_cast<void*>(b), first);
 #endif
   detail::pool_delete(b);
+}
+
+// pool_try_pop is the call-free half of pool_allocate (fake::start_io's
+// common case): it takes the block pool_allocate would, counted the same
+// way, and with an empty free list takes nothing and counts nothing.
+TEST(pool, try_pop_takes_and_counts_the_block_pool_allocate_would) {
+  struct block200 { // a class no other test on this thread uses
+    char bytes[200];
+  };
+  auto* a = detail::pool_new<block200>();
+  void* freed = a;
+  detail::pool_delete(a);
+  const detail::memory_counts before = detail::memory_snapshot();
+  void* p = detail::pool_try_pop<block200>();
+#ifdef ASYNCSHIFT_NO_POOL
+  EXPECT_EQ(p, nullptr) << "no pool, nothing to pop: the caller takes its general path";
+  (void)freed;
+#else
+  ASSERT_EQ(p, freed);
+  const detail::memory_counts during = detail::memory_snapshot();
+  EXPECT_EQ(during.allocs - before.allocs, 1u);
+  EXPECT_EQ(during.live_bytes - before.live_bytes, 208);
+  // Empty the class's free list (the rest of its chunk), then try again:
+  // nothing taken, nothing counted.
+  std::vector<void*> taken{p};
+  while (void* q = detail::pool_try_pop<block200>()) taken.push_back(q);
+  const detail::memory_counts empty = detail::memory_snapshot();
+  EXPECT_EQ(detail::pool_try_pop<block200>(), nullptr);
+  EXPECT_EQ(detail::memory_snapshot().allocs, empty.allocs);
+  EXPECT_EQ(detail::memory_snapshot().live_bytes, empty.live_bytes);
+  for (void* q : taken) detail::pool_deallocate(q, sizeof(block200));
+#endif
 }
 
 // ---- where the memory comes from -----------------------------------------------

@@ -283,6 +283,26 @@ ASYNCSHIFT_POOL_INLINE void* pool_allocate(std::size_t n) {
   return pool_refill(cls);
 }
 
+/// Takes a block for a \p T from this thread's free list, counted as
+/// pool_allocate counts it, or returns nullptr (and counts nothing) when the
+/// list is empty or there is no pool: a path with no call in it, for callers
+/// that keep their own out-of-line path for the rest.
+template <class T>
+ASYNCSHIFT_POOL_INLINE void* pool_try_pop() noexcept {
+#ifdef ASYNCSHIFT_NO_POOL
+  return nullptr;
+#else
+  static_assert(sizeof(T) <= pool_max_block);
+  constexpr std::size_t cls = (sizeof(T) + pool_granule - 1) / pool_granule;
+  void* p = tl_pool.free[cls];
+  if (!p) [[unlikely]]
+    return nullptr;
+  tl_pool.free[cls] = *static_cast<void**>(p);
+  note_class_alloc(cls);
+  return p;
+#endif
+}
+
 /// Returns a block of \p n bytes (the size it was allocated with).
 ASYNCSHIFT_POOL_INLINE void pool_deallocate(void* p, std::size_t n) noexcept {
 #ifdef ASYNCSHIFT_NO_POOL
