@@ -218,12 +218,17 @@ inline std::uint64_t trace_entry(std::int64_t t, const op_name& op, std::int64_t
   return asyncshift::detail::combine(op.hash() + static_cast<std::uint64_t>(t), static_cast<std::uint64_t>(arg));
 }
 
+/// Records the start of \p op in execution \p c: its trace entry and count.
+ASYNCSHIFT_INLINE void record_start(context& c, std::int64_t now, const op_name& op, std::int64_t arg) noexcept {
+  c.trace += trace_entry(now - c.start_ns, op, arg);
+  ++c.ops_started;
+}
+
 /// Records the start of \p op in execution \p c (if any) and decides whether
 /// it fails (filling in \p out only if it does).
 ASYNCSHIFT_INLINE bool start_op(context* c, std::int64_t now, const op_name& op, std::int64_t arg, op_failure& out) noexcept {
   if (!c) return false;
-  c->trace += trace_entry(now - c->start_ns, op, arg);
-  ++c->ops_started;
+  record_start(*c, now, op, arg);
   // The ordinal only decides failures (and names them): with none
   // possible, counting it would change nothing.
   if (g_fail_threshold == 0) [[likely]]
@@ -241,13 +246,6 @@ inline const op_name& intern(std::string_view op) {
   return *slot;
 }
 
-} // namespace detail
-
-/// Starts \p op with \p arg and completes \p handler after \p latency_ns,
-/// with `Deliver::deliver(handler, value)` on success. The building block of
-/// every fake op. \p handler is a callback<T...> or a continuation lambda,
-/// kept in the op's timer node until it runs.
-namespace detail {
 /// Decides whether the op of \p node fails; if it does, \p node delivers the
 /// failure instead of its value.
 template <class Node>
@@ -270,6 +268,10 @@ template <class Deliver, class H>
 }
 } // namespace detail
 
+/// Starts \p op with \p arg and completes \p handler after \p latency_ns,
+/// with `Deliver::deliver(handler, value)` on success. The building block of
+/// every fake op. \p handler is a callback<T...> or a continuation lambda,
+/// kept in the op's timer node until it runs.
 template <class Deliver, class H>
 ASYNCSHIFT_START_IO_INLINE void start_io(const op_name& op, std::int64_t arg, std::int64_t latency_ns, H&& handler) {
   using node_type = detail::io_node<Deliver, std::decay_t<H>>;
@@ -289,8 +291,7 @@ ASYNCSHIFT_START_IO_INLINE void start_io(const op_name& op, std::int64_t arg, st
         if constexpr (detail::uses_value<Deliver>()) node->value = value_of(op, arg);
         l->schedule_cached(node, latency_ns, c);
         if (c) {
-          c->trace += detail::trace_entry(l->now_ns() - c->start_ns, op, arg);
-          ++c->ops_started;
+          detail::record_start(*c, l->now_ns(), op, arg);
           if (detail::g_fail_threshold != 0) [[unlikely]]
             return detail::decide_failure_of(c, op, node);
         }
