@@ -201,21 +201,14 @@ public:
   void schedule(detail::timer_node* t, std::int64_t delay_ns) { schedule(t, delay_ns, current_context()); }
   /// Fires \p t after \p delay_ns, with context \p ctx.
   void schedule(detail::timer_node* t, std::int64_t delay_ns, context* ctx) {
-    t->ctx = ctx;
-    t->due = now_ + delay_ns;
-    timer_fifo& q = fifo_for(delay_ns);
-    q.items.push(t);
-    ++timer_count_;
+    push_timer(fifo_for(delay_ns), t, delay_ns, ctx);
   }
   /// Whether a timer of \p delay_ns goes to the FIFO the last timer went to
   /// (schedule_cached may then be used for it).
   bool fifo_cached(std::int64_t delay_ns) const noexcept { return last_fifo_ && last_fifo_->delay == delay_ns; }
   /// schedule() when fifo_cached(delay_ns): no call in it.
   void schedule_cached(detail::timer_node* t, std::int64_t delay_ns, context* ctx) noexcept {
-    t->ctx = ctx;
-    t->due = now_ + delay_ns;
-    last_fifo_->items.push(t);
-    ++timer_count_;
+    push_timer(*last_fifo_, t, delay_ns, ctx);
   }
   template <class F>
   void set_timeout(std::int64_t delay_ns, F f) {
@@ -300,6 +293,12 @@ private:
     detail::runnable_fifo items;
   };
 
+  void push_timer(timer_fifo& q, detail::timer_node* t, std::int64_t delay_ns, context* ctx) noexcept {
+    t->ctx = ctx;
+    t->due = now_ + delay_ns;
+    q.items.push(t);
+    ++timer_count_;
+  }
   timer_fifo& fifo_for(std::int64_t delay) {
     if (last_fifo_ && last_fifo_->delay == delay) [[likely]]
       return *last_fifo_;

@@ -259,11 +259,22 @@ inline void big_release_prefix([[maybe_unused]] void* p, [[maybe_unused]] std::s
 #define ASYNCSHIFT_POOL_INLINE inline
 #endif
 
+/// The size class of a block of \p n bytes (n <= pool_max_block).
+constexpr std::size_t pool_class(std::size_t n) noexcept { return (n + pool_granule - 1) / pool_granule; }
+
+/// Takes the first block off size class \p cls's free list, or nullptr.
+ASYNCSHIFT_POOL_INLINE void* free_list_pop(std::size_t cls) noexcept {
+  void* p = tl_pool.free[cls];
+  if (p) [[likely]]
+    tl_pool.free[cls] = *static_cast<void**>(p);
+  return p;
+}
+
 /// Allocates \p n bytes, 16-byte aligned, from this thread's pool.
 ASYNCSHIFT_POOL_INLINE void* pool_allocate(std::size_t n) {
 #ifdef ASYNCSHIFT_NO_POOL
   if (n <= pool_max_block)
-    note_class_alloc((n + pool_granule - 1) / pool_granule);
+    note_class_alloc(pool_class(n));
   else
     note_alloc(n);
   if (void* p = std::malloc(n ? n : 1)) return p;
@@ -273,13 +284,10 @@ ASYNCSHIFT_POOL_INLINE void* pool_allocate(std::size_t n) {
     note_alloc(n);
     return big_allocate(n);
   }
-  const std::size_t cls = (n + pool_granule - 1) / pool_granule;
+  const std::size_t cls = pool_class(n);
   note_class_alloc(cls);
-  void* p = tl_pool.free[cls];
-  if (p) [[likely]] {
-    tl_pool.free[cls] = *static_cast<void**>(p);
+  if (void* p = free_list_pop(cls)) [[likely]]
     return p;
-  }
   return pool_refill(cls);
 }
 
@@ -293,12 +301,10 @@ ASYNCSHIFT_POOL_INLINE void* pool_try_pop() noexcept {
   return nullptr;
 #else
   static_assert(sizeof(T) <= pool_max_block);
-  constexpr std::size_t cls = (sizeof(T) + pool_granule - 1) / pool_granule;
-  void* p = tl_pool.free[cls];
-  if (!p) [[unlikely]]
-    return nullptr;
-  tl_pool.free[cls] = *static_cast<void**>(p);
-  note_class_alloc(cls);
+  constexpr std::size_t cls = pool_class(sizeof(T));
+  void* p = free_list_pop(cls);
+  if (p) [[likely]]
+    note_class_alloc(cls);
   return p;
 #endif
 }
@@ -307,7 +313,7 @@ ASYNCSHIFT_POOL_INLINE void* pool_try_pop() noexcept {
 ASYNCSHIFT_POOL_INLINE void pool_deallocate(void* p, std::size_t n) noexcept {
 #ifdef ASYNCSHIFT_NO_POOL
   if (n <= pool_max_block)
-    note_class_free((n + pool_granule - 1) / pool_granule);
+    note_class_free(pool_class(n));
   else
     note_free(n);
   std::free(p);
@@ -318,7 +324,7 @@ ASYNCSHIFT_POOL_INLINE void pool_deallocate(void* p, std::size_t n) noexcept {
     big_deallocate(p, n);
     return;
   }
-  const std::size_t cls = (n + pool_granule - 1) / pool_granule;
+  const std::size_t cls = pool_class(n);
   note_class_free(cls);
   *static_cast<void**>(p) = tl_pool.free[cls];
   tl_pool.free[cls] = p;
