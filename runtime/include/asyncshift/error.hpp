@@ -99,6 +99,12 @@ struct last_thrown_error {
 };
 inline thread_local last_thrown_error tl_last_thrown;
 
+/// Lets go of the remembered exception and error (a cache: nothing reads it
+/// unless the same exception comes back). A leak check calls this before it
+/// reads the live count: the cache keeps one error from whichever run threw
+/// last, and malloc may give an equal message a block of another usable size.
+inline void forget_last_thrown() noexcept { tl_last_thrown = {}; }
+
 inline error classify(const std::exception_ptr& p) noexcept {
   if (!p) return error("unknown exception");
   try {
