@@ -78,33 +78,31 @@ struct fn_microtask final : microtask_node {
   }
 };
 
-/// Intrusive FIFO of runnables.
+/// Intrusive FIFO of runnables. Every op of every style goes through one
+/// push and one pop, so it keeps no count, and `tail` is meaningful only
+/// while the FIFO is not empty (a pop leaves it as it was). A turn runs what
+/// was queued before it by remembering the tail it started with.
 struct runnable_fifo {
   runnable* head = nullptr;
-  runnable* tail = nullptr;
-  std::size_t size = 0;
+  runnable* tail = nullptr; // the last element, while head != nullptr
 
   bool empty() const noexcept { return head == nullptr; }
   void push(runnable* r) noexcept {
     r->next = nullptr;
-    if (tail) tail->next = r;
+    if (head) tail->next = r;
     else head = r;
     tail = r;
-    ++size;
   }
   runnable* pop() noexcept {
     runnable* r = head;
     head = r->next;
-    if (!head) tail = nullptr;
-    --size;
     return r;
   }
   void append(runnable_fifo& other) noexcept {
     if (other.empty()) return;
-    if (tail) tail->next = other.head;
+    if (head) tail->next = other.head;
     else head = other.head;
     tail = other.tail;
-    size += other.size;
     other = {};
   }
 };
@@ -146,7 +144,7 @@ public:
   clock_kind clock() const noexcept { return clock_; }
   /// Switches the clock; only while nothing is scheduled.
   void set_clock(clock_kind clock) {
-    assert(timer_count_ == 0 && "switching the clock with timers pending");
+    assert(!has_timers() && "switching the clock with timers pending");
     clock_ = clock;
     refresh_now();
   }
@@ -258,7 +256,12 @@ public:
   /// Registers \p hook to run each time run() finishes (unhandled-rejection reports).
   void on_run_end(std::function<void()> hook) { end_hooks_.push_back(std::move(hook)); }
 
-  std::size_t pending_timers() const noexcept { return timer_count_; }
+  /// Whether any timer is pending.
+  bool has_timers() const noexcept {
+    for (const auto& f : fifos_)
+      if (!f.items.empty()) return true;
+    return false;
+  }
 
   /// Runs every queued microtask, including those they queue.
   void drain_microtasks() {
@@ -297,7 +300,6 @@ private:
     t->ctx = ctx;
     t->due = now_ + delay_ns;
     q.items.push(t);
-    ++timer_count_;
   }
   timer_fifo& fifo_for(std::int64_t delay) {
     if (last_fifo_ && last_fifo_->delay == delay) [[likely]]
@@ -324,40 +326,58 @@ private:
 
   void run_ready() {
     if (inbox_pending_.load(std::memory_order_acquire)) take_inbox();
-    // Only what was queued before this turn: work posted now runs next turn.
-    std::size_t budget = ready_.size;
-    while (budget-- != 0 && !ready_.empty()) dispatch(ready_.pop());
+    // Only what was queued before this turn (up to the tail it began with):
+    // work posted now runs next turn.
+    if (ready_.empty()) return;
+    const detail::runnable* const last = ready_.tail;
+    for (;;) {
+      detail::runnable* r = ready_.pop();
+      const bool was_last = r == last; // before r runs: it may free itself
+      dispatch(r);
+      if (was_last) return;
+    }
   }
 
   void run_due_timers() {
-    if (timer_count_ == 0) return;
     if (fifos_.size() == 1) {
-      // The common case: one duration, a plain FIFO.
-      detail::runnable_fifo& q = fifos_[0].items;
-      std::size_t budget = q.size;
-      while (budget-- != 0 && !q.empty() && static_cast<detail::timer_node*>(q.head)->due <= now_) {
-        --timer_count_;
-        dispatch(q.pop());
+      // The common case: one duration, a plain FIFO, due times in order.
+      // Only timers queued before this turn: one queued now for 0 ns is
+      // due at once, but runs next turn, as in Node.
+      // fifos_[0] is looked up again after each timer: one that schedules
+      // a timer of a new duration grows fifos_, which may move it.
+      if (fifos_[0].items.empty()) return;
+      const detail::runnable* const last = fifos_[0].items.tail;
+      for (;;) {
+        detail::runnable_fifo& q = fifos_[0].items;
+        if (static_cast<detail::timer_node*>(q.head)->due > now_) return;
+        detail::runnable* r = q.pop();
+        const bool was_last = r == last;
+        dispatch(r);
+        if (was_last) return;
       }
-      return;
     }
-    std::vector<std::size_t> budgets(fifos_.size());
-    for (std::size_t i = 0; i < fifos_.size(); ++i) budgets[i] = fifos_[i].items.size;
+    // Several durations: the earliest head first, each FIFO up to the tail
+    // it had when the turn began (nullptr once that one has run). A FIFO
+    // made during the turn (a new duration) has nothing due before the next.
+    if (!has_timers()) return;
+    const std::size_t n = fifos_.size();
+    std::vector<const detail::runnable*> lasts(n);
+    for (std::size_t i = 0; i < n; ++i) lasts[i] = fifos_[i].items.empty() ? nullptr : fifos_[i].items.tail;
     for (;;) {
-      std::size_t best = fifos_.size();
+      std::size_t best = n;
       std::int64_t best_due = now_ + 1;
-      for (std::size_t i = 0; i < fifos_.size(); ++i) {
-        if (budgets[i] == 0 || fifos_[i].items.empty()) continue;
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!lasts[i]) continue; // its head is still one of this turn's
         std::int64_t due = static_cast<detail::timer_node*>(fifos_[i].items.head)->due;
         if (due < best_due) {
           best_due = due;
           best = i;
         }
       }
-      if (best == fifos_.size()) return;
-      --budgets[best];
-      --timer_count_;
-      dispatch(fifos_[best].items.pop());
+      if (best == n) return;
+      detail::runnable* r = fifos_[best].items.pop();
+      if (r == lasts[best]) lasts[best] = nullptr;
+      dispatch(r);
     }
   }
 
@@ -377,10 +397,11 @@ private:
   /// Waits until something can run. Returns false when the loop is finished.
   bool wait_for_work() {
     const bool external = external_.load(std::memory_order_acquire) != 0 || inbox_pending_.load(std::memory_order_acquire);
-    if (timer_count_ == 0 && !external) return false;
+    const bool timers = has_timers();
+    if (!timers && !external) return false;
     const std::int64_t due = next_due();
     if (clock_ == clock_kind::virtual_time) {
-      if (timer_count_ != 0 && !external) { // pool work takes no virtual time: wait for it first
+      if (timers && !external) { // pool work takes no virtual time: wait for it first
         now_ = std::max(now_, due);
         return true;
       }
@@ -431,7 +452,6 @@ private:
   detail::runnable_fifo ready_;
   std::vector<timer_fifo> fifos_;
   timer_fifo* last_fifo_ = nullptr; // the FIFO the last timer went to (an element of fifos_)
-  std::size_t timer_count_ = 0;
 
   // A ring buffer: its data and size - 1 are kept beside the vector, so that
   // a push or a pop does not recompute the size (a division) every time.

@@ -46,6 +46,58 @@ TEST(loop, timers_of_different_durations_fire_in_due_order) {
   EXPECT_EQ(order, "1123");
 }
 
+// A turn runs the timers that were due when it began: a 0 ns timer set by a
+// timer of this turn waits for the next turn, after the work posted
+// meanwhile, as in Node (a timer set for "now" does not jump the queue).
+TEST(loop, a_timer_set_during_a_turn_for_no_time_runs_on_the_next_turn) {
+  loop l(clock_kind::virtual_time);
+  std::string order;
+  l.set_timeout(0, [&] {
+    order += 'a';
+    l.set_timeout(0, [&] { order += 'c'; });
+    l.post([&] { order += 'b'; });
+  });
+  l.set_timeout(0, [&] { order += 'x'; });
+  l.run();
+  EXPECT_EQ(order, "axbc");
+}
+
+TEST(loop, a_ready_queue_turn_runs_only_what_was_posted_before_it) {
+  loop l(clock_kind::virtual_time);
+  std::string order;
+  l.post([&] {
+    order += 'a';
+    l.post([&] { order += 'c'; });
+    l.set_timeout(0, [&] { order += 't'; });
+  });
+  l.post([&] { order += 'b'; });
+  l.run();
+  EXPECT_EQ(order, "abtc") << "the timer's turn comes between the two ready-queue turns";
+}
+
+// A timer that sets one of a new duration makes the loop add a FIFO (and
+// may move the others in memory) while it runs the first FIFO's timers.
+TEST(loop, a_timer_that_sets_a_timer_of_a_new_duration_leaves_the_rest_of_the_turn_intact) {
+  loop l(clock_kind::virtual_time);
+  std::string order;
+  l.set_timeout(10, [&] {
+    order += 'a';
+    for (int d = 1; d <= 8; ++d) l.set_timeout(d * 100, [&order, d] { order += static_cast<char>('0' + d); });
+  });
+  l.set_timeout(10, [&] { order += 'b'; });
+  l.set_timeout(10, [&] {
+    order += 'c';
+    l.set_timeout(50, [&] {
+      order += 'e';
+      l.set_timeout(33, [&] { order += 'f'; }); // a new duration again, now while several FIFOs run
+    });
+  });
+  l.set_timeout(10, [&] { order += 'd'; });
+  l.set_timeout(60, [&] { order += 'E'; }); // due with 'e', in the turn 'e' adds a FIFO in
+  l.run();
+  EXPECT_EQ(order, "abcdEef12345678");
+}
+
 TEST(loop, microtasks_drain_after_each_callback_before_the_next_timer) {
   loop l(clock_kind::virtual_time);
   std::string order;
