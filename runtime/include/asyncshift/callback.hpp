@@ -158,6 +158,8 @@ public:
 protected:
   /// The handler this callback delivers to (null when empty).
   handler_type* target() const noexcept { return get(); }
+  /// Whether it delivers to a sink it does not own (never when empty).
+  bool borrowed() const noexcept { return (bits_ & borrowed_bit) != 0; }
 
 private:
   static constexpr std::uintptr_t borrowed_bit = 1;
@@ -221,6 +223,21 @@ public:
       Sink::on_callback(h, error{}, std::move(values)...);
   }
 
+  /// deliver_value, as the last use of this callback before its destructor.
+  /// When it borrows its sink (an awaiter, a join's slot) it is emptied
+  /// before the call, so the call is the caller's last act (a tail call, with
+  /// no registers saved to destroy the callback after it); one that owns a
+  /// reference keeps it through the call, for its destructor to drop.
+  ASYNCSHIFT_INLINE void deliver_value_last(T... values) {
+    if (!this->borrowed()) return deliver_value(std::move(values)...);
+    handler<T...>* h = target_for_call();
+    this->release_raw();
+    if constexpr (requires { Sink::on_value(h, std::move(values)...); })
+      Sink::on_value(h, std::move(values)...);
+    else
+      Sink::on_callback(h, error{}, std::move(values)...);
+  }
+
 private:
   explicit sink_callback(base&& b) noexcept : base(std::move(b)) {}
 
@@ -270,6 +287,15 @@ ASYNCSHIFT_INLINE void succeed(H& h, T&&... values) {
     h(error{}, static_cast<T&&>(values)...);
   else
     h(error{});
+}
+/// succeed(), where nothing uses \p h afterwards but its destructor (an op's
+/// completion): a borrowed sink's call can then be a tail call.
+template <class... T, class H>
+ASYNCSHIFT_INLINE void succeed_last(H& h, T&&... values) {
+  if constexpr (requires { h.deliver_value_last(static_cast<T&&>(values)...); })
+    h.deliver_value_last(static_cast<T&&>(values)...);
+  else
+    succeed<T...>(h, static_cast<T&&>(values)...);
 }
 template <class... T, class H>
 void fail(H& h, error&& e) {

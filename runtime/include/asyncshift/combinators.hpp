@@ -55,10 +55,14 @@ struct parallel_join {
     if (!finished) values.set(i, std::move(v));
     if (reported != n) [[likely]]
       return;
-    conclude(error{});
+    conclude_success();
   }
 
 private:
+  /// The last value: out of line and with no error object for the caller
+  /// to destroy (as parallel_join<void>'s).
+  [[gnu::noinline]] void conclude_success() { conclude(error{}); }
+
   /// After an error or the last outcome: completes done with the first
   /// error or with the values (unless it has been), and frees the join after the last.
   [[gnu::noinline]] void conclude(error&& e) {
@@ -95,10 +99,15 @@ struct parallel_join<void> {
   void report_success() {
     if (++reported != n) [[likely]]
       return;
-    conclude(error{});
+    conclude_success();
   }
 
 private:
+  /// The last success: out of line and with no error object for the caller
+  /// to destroy, so an op's completion calls it as its last act (a tail
+  /// call, and no registers saved for it on the common path).
+  [[gnu::noinline]] void conclude_success() { conclude(error{}); }
+
   /// After an error or the last outcome: completes done (unless it has
   /// been), and frees the join after the last.
   [[gnu::noinline]] void conclude(error&& e) {

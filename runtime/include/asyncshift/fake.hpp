@@ -165,7 +165,7 @@ struct io_node final : asyncshift::detail::timer_node {
   static void fire(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
     const std::int64_t value = uses_value<Deliver>() ? me->value : 0;
-    asyncshift::detail::release_then_call(me, me->handler, [&](H& h) { Deliver::deliver(h, value); });
+    asyncshift::detail::release_then_call(me, me->handler, [&](H& h) __attribute__((always_inline)) { Deliver::deliver(h, value); });
   }
   [[gnu::cold]] static void fire_failed(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
@@ -178,7 +178,7 @@ struct io_node final : asyncshift::detail::timer_node {
 struct deliver_value {
   template <class H>
   ASYNCSHIFT_INLINE static void deliver(H& h, std::int64_t v) {
-    asyncshift::detail::succeed<std::int64_t>(h, std::int64_t{v});
+    asyncshift::detail::succeed_last<std::int64_t>(h, std::int64_t{v});
   }
   template <class H>
   static void fail(H& h, error e) {
@@ -190,7 +190,7 @@ struct deliver_nothing {
   static constexpr bool uses_value = false;
   template <class H>
   ASYNCSHIFT_INLINE static void deliver(H& h, std::int64_t) {
-    asyncshift::detail::succeed<>(h);
+    asyncshift::detail::succeed_last<>(h);
   }
   template <class H>
   static void fail(H& h, error e) {

@@ -257,7 +257,7 @@ private:
     loop::current().queue_microtask(r);
   }
 
-  void flush() {
+  ASYNCSHIFT_INLINE void flush() {
     promise_reaction* r = reactions;
     if (!r) return;
     reactions = nullptr;

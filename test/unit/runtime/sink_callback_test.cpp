@@ -183,6 +183,51 @@ TEST_F(sink_fixture, an_owning_sink_keeps_a_dropped_promise_state_alive_until_th
   EXPECT_EQ(now().live_objects, start.live_objects);
 }
 
+namespace {
+// An owned sink that records whether it was still alive when its success
+// arrived, and when it was destroyed.
+struct owned_probe : detail::handler<std::int64_t> {
+  static inline int values = 0;
+  static inline int destroyed = 0;
+  static inline bool alive_in_call = false;
+  owned_probe() : detail::handler<std::int64_t>{&ops_} {}
+  static void on_callback(detail::handler<std::int64_t>*, error&&, std::int64_t&&) { values += 100; }
+  static void on_value(detail::handler<std::int64_t>*, std::int64_t&&) {
+    ++values;
+    alive_in_call = destroyed == 0;
+  }
+  static void destroy(detail::handler<std::int64_t>* h) noexcept {
+    ++destroyed;
+    delete static_cast<owned_probe*>(h);
+  }
+  static constexpr detail::handler_ops<std::int64_t> ops_{&on_callback, &destroy};
+};
+} // namespace
+
+// An op's completion is its callback's last use: succeed_last empties a
+// borrowing callback before the call (so that the call can be the op's last
+// act); an owning one keeps its reference, and with it the sink, through the
+// call, and its destructor drops it.
+TEST(sink_callback, delivering_last_empties_a_borrowing_callback_and_an_owning_one_keeps_its_sink_through_the_call) {
+  value_probe p;
+  auto borrowed = value_probe_callback::borrow(&p);
+  detail::succeed_last<std::int64_t>(borrowed, 1);
+  EXPECT_EQ(p.values, 1);
+  EXPECT_EQ(p.errors, 0);
+  EXPECT_FALSE(borrowed);
+
+  {
+    auto* o = new owned_probe; // one reference: the callback's
+    auto owned = detail::sink_callback<owned_probe, std::int64_t>::adopt_raw(
+        reinterpret_cast<std::uintptr_t>(static_cast<detail::handler<std::int64_t>*>(o)));
+    detail::succeed_last<std::int64_t>(owned, 2);
+    EXPECT_EQ(owned_probe::values, 1);
+    EXPECT_TRUE(owned_probe::alive_in_call);
+    EXPECT_EQ(owned_probe::destroyed, 0);
+  }
+  EXPECT_EQ(owned_probe::destroyed, 1);
+}
+
 TEST_F(sink_fixture, parallel_and_each_series_hand_their_steps_sinks) {
   bool branch_sinks = true, step_sinks = true;
   int joined = 0, stepped = 0;
