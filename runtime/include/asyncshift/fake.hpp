@@ -165,7 +165,10 @@ struct io_node final : asyncshift::detail::timer_node {
   static void fire(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
     const std::int64_t value = uses_value<Deliver>() ? me->value : 0;
-    asyncshift::detail::release_then_call(me, me->handler, [&](H& h) __attribute__((always_inline)) { Deliver::deliver(h, value); });
+    // Always inlined: clang otherwise calls the lambda out of line from
+    // some fires, and the delivery is no longer fire's own last act.
+    asyncshift::detail::release_then_call(me, me->handler,
+                                          [&](H& h) __attribute__((always_inline)) { Deliver::deliver(h, value); });
   }
   [[gnu::cold]] static void fire_failed(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
