@@ -215,12 +215,7 @@ public:
   /// Delivers a success (succeed() uses it): through Sink::on_value when the
   /// sink has one, with no error object made, passed and destroyed.
   ASYNCSHIFT_INLINE void deliver_value(T... values) const {
-    handler<T...>* h = target_for_call();
-    if (!h) return;
-    if constexpr (requires { Sink::on_value(h, std::move(values)...); })
-      Sink::on_value(h, std::move(values)...);
-    else
-      Sink::on_callback(h, error{}, std::move(values)...);
+    if (handler<T...>* h = target_for_call()) succeed_sink(h, std::move(values)...);
   }
 
   /// deliver_value, as the last use of this callback before its destructor.
@@ -232,14 +227,19 @@ public:
     if (!this->borrowed()) return deliver_value(std::move(values)...);
     handler<T...>* h = target_for_call();
     this->release_raw();
+    succeed_sink(h, std::move(values)...);
+  }
+
+private:
+  explicit sink_callback(base&& b) noexcept : base(std::move(b)) {}
+
+  /// Hands a success to the sink \p h: its on_value when it has one.
+  ASYNCSHIFT_INLINE static void succeed_sink(handler<T...>* h, T... values) {
     if constexpr (requires { Sink::on_value(h, std::move(values)...); })
       Sink::on_value(h, std::move(values)...);
     else
       Sink::on_callback(h, error{}, std::move(values)...);
   }
-
-private:
-  explicit sink_callback(base&& b) noexcept : base(std::move(b)) {}
 
   /// The sink a call delivers to (null when empty), marked called in debug builds.
   ASYNCSHIFT_INLINE handler<T...>* target_for_call() const {
