@@ -330,12 +330,17 @@ private:
     // work posted now runs next turn.
     if (ready_.empty()) return;
     const detail::runnable* const last = ready_.tail;
-    for (;;) {
-      detail::runnable* r = ready_.pop();
-      const bool was_last = r == last; // before r runs: it may free itself
-      dispatch(r);
-      if (was_last) return;
+    while (!run_next(ready_, last)) {
     }
+  }
+
+  /// Pops the head of \p q and runs it; says whether it was \p last (the
+  /// tail a turn began with), decided before it runs: it may free itself.
+  bool run_next(detail::runnable_fifo& q, const detail::runnable* last) {
+    detail::runnable* r = q.pop();
+    const bool was_last = r == last;
+    dispatch(r);
+    return was_last;
   }
 
   void run_due_timers() {
@@ -349,11 +354,7 @@ private:
       const detail::runnable* const last = fifos_[0].items.tail;
       for (;;) {
         detail::runnable_fifo& q = fifos_[0].items;
-        if (static_cast<detail::timer_node*>(q.head)->due > now_) return;
-        detail::runnable* r = q.pop();
-        const bool was_last = r == last;
-        dispatch(r);
-        if (was_last) return;
+        if (static_cast<detail::timer_node*>(q.head)->due > now_ || run_next(q, last)) return;
       }
     }
     // Several durations: the earliest head first, each FIFO up to the tail
@@ -375,9 +376,7 @@ private:
         }
       }
       if (best == n) return;
-      detail::runnable* r = fifos_[best].items.pop();
-      if (r == lasts[best]) lasts[best] = nullptr;
-      dispatch(r);
+      if (run_next(fifos_[best].items, lasts[best])) lasts[best] = nullptr;
     }
   }
 
