@@ -14,6 +14,7 @@
 #include "asyncshift/error.hpp"
 #include "asyncshift/shared_state.hpp"
 
+#include <cassert>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -77,32 +78,54 @@ private:
   }
 };
 
+/// The join of branches without a value. No branch needs an index, so the
+/// join is every branch's sink (their callbacks borrow it) and counts them:
+/// no element per branch (madeup_parallel: a block and 25 stores fewer per
+/// execution). The price is in debug builds: the called-twice check cannot
+/// tell one branch from another, so a branch that calls its callback twice is
+/// caught only as one report too many (assert), not at its second call.
 template <>
-struct parallel_join<void> {
-  explicit parallel_join(std::size_t count) : n(count), sinks(count, this) {}
+struct parallel_join<void> : handler<> {
+  explicit parallel_join(std::size_t count) : handler<>{&ops_}, n(count) {}
 
   std::size_t n;
   std::size_t reported = 0;
   bool finished = false;
   callback<> done;
-  pooled_array<branch_sink<void>> sinks;
+
+  static void on_callback(handler<>* self, error&& e) { static_cast<parallel_join*>(self)->report(std::move(e)); }
+  /// The success entry (sink_callback::deliver_value): no error object.
+  static void on_value(handler<>* self) { static_cast<parallel_join*>(self)->report_success(); }
+  static void no_destroy(handler<>*) noexcept {}
+  static constexpr handler_ops<> ops_{&on_callback, &no_destroy};
 
   /// A branch's outcome.
   void report(error&& e) {
     if (!e) [[likely]]
       return report_success();
+    rearm();
     ++reported;
     conclude(std::move(e));
   }
   /// A branch's success. The common case, a success while other branches
   /// still run, is a count; conclude() does the rest.
   void report_success() {
+    rearm();
     if (++reported != n) [[likely]]
       return;
     conclude_success();
   }
 
 private:
+  /// Every branch calls this one sink: the called-twice check's mark is for
+  /// one call, so it is cleared after each (debug builds only).
+  void rearm() noexcept {
+#ifndef NDEBUG
+    assert(reported < n && "a branch of asyncshift::parallel called its callback twice");
+    this->called = false;
+#endif
+  }
+
   /// The last success: out of line and with no error object for the caller
   /// to destroy, so an op's completion calls it as its last act (a tail
   /// call, and no registers saved for it on the common path).
@@ -140,19 +163,6 @@ struct branch_sink : handler<T> {
   explicit branch_sink(parallel_join<T>* j) : handler<T>{&ops_}, join(j) {}
 };
 
-template <>
-struct branch_sink<void> : handler<> {
-  parallel_join<void>* join;
-  static void on_callback(handler<>* self, error&& e) {
-    auto* me = static_cast<branch_sink*>(self);
-    me->join->report(std::move(e)); // a void join needs no index
-  }
-  static void on_value(handler<>* self) { static_cast<branch_sink*>(self)->join->report_success(); }
-  static void no_destroy(handler<>*) noexcept {}
-  static constexpr handler_ops<> ops_{&on_callback, &no_destroy};
-  explicit branch_sink(parallel_join<void>* j) : handler<>{&ops_}, join(j) {}
-};
-
 template <class T, class F, class Done>
 void run_parallel(std::size_t n, F& branch, Done done) {
   if (n == 0) {
@@ -163,15 +173,22 @@ void run_parallel(std::size_t n, F& branch, Done done) {
     return;
   }
   auto* join = pool_new<parallel_join<T>>(n);
-  if constexpr (!std::is_void_v<T>) join->values.expect(n);
   join->done = std::move(done);
-  // Keep our own pointers: a branch that completes synchronously may be the
-  // last one and free the join before the loop ends.
-  branch_sink<T>* sinks = join->sinks.get();
-  for (std::size_t i = 0; i < n; ++i) {
-    // A callback<T> (or callback<>) that template ops complete directly.
-    using cb_type = rebind_sink_t<branch_sink<T>, callback_t<T>>;
-    branch(i, cb_type::borrow(&sinks[i]));
+  if constexpr (std::is_void_v<T>) {
+    // Every branch's callback borrows the join. The join lives until its
+    // n-th report, which can come no sooner than the last branch's start.
+    using cb_type = rebind_sink_t<parallel_join<void>, callback<>>;
+    for (std::size_t i = 0; i < n; ++i) branch(i, cb_type::borrow(join));
+  } else {
+    join->values.expect(n);
+    // Keep our own pointers: a branch that completes synchronously may be the
+    // last one and free the join before the loop ends.
+    branch_sink<T>* sinks = join->sinks.get();
+    for (std::size_t i = 0; i < n; ++i) {
+      // A callback<T> that template ops complete directly.
+      using cb_type = rebind_sink_t<branch_sink<T>, callback_t<T>>;
+      branch(i, cb_type::borrow(&sinks[i]));
+    }
   }
 }
 

@@ -68,6 +68,28 @@ TEST(join_memory, a_parallel_branch_sink_is_a_handler_and_its_join) {
   EXPECT_EQ(live_bytes(), before);
 }
 
+TEST(join_memory, a_parallel_without_values_keeps_nothing_per_branch) {
+  // With no values to place, a branch needs no index: every branch's
+  // callback borrows the join itself, which counts them.
+  loop l(clock_kind::virtual_time);
+  std::vector<callback<>> pending;
+  pending.reserve(inputs);
+  const auto before = live_bytes();
+  int completed = 0;
+  parallel(inputs, [&](std::size_t, callback<> cb) { pending.push_back(std::move(cb)); },
+           [&](error e) {
+             EXPECT_FALSE(e);
+             ++completed;
+           });
+  EXPECT_LE(live_bytes() - before, 128) << "one join, whatever the number of branches";
+  for (std::size_t i = 0; i < inputs; ++i) {
+    EXPECT_EQ(completed, 0) << "done before branch " << i << " reported";
+    pending[inputs - 1 - i](error{});
+  }
+  EXPECT_EQ(completed, 1);
+  EXPECT_EQ(live_bytes(), before);
+}
+
 TEST(join_memory, a_promise_all_slot_is_a_reaction_whose_context_word_names_its_join) {
   loop l(clock_kind::virtual_time);
   std::vector<deferred<int>> ds(inputs);
