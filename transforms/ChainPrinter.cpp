@@ -118,14 +118,17 @@ private:
   std::string renderChain(const std::string &Head, Step First);
   std::string renderStep(Step &St, ChainBuild &Chain);
   std::string returnValue(const Ctx &C, const std::string &Value);
-  std::string promiseOf(const AsyncCallNode &A);
+  /// A's promise (future). \p OnError, if not empty, is an on_error(...)
+  /// cleanup for the heads that take one (a leaf call, an operation fan-out);
+  /// \p TookOnError says whether this head took it.
+  std::string promiseOf(const AsyncCallNode &A, const std::string &OnError = "", bool *TookOnError = nullptr);
   /// Whether A's promise is made here (make_promise of a leaf call).
   bool isLeafHead(const AsyncCallNode &A) const;
   /// make_promise of leaf call A, with \p MoreArgs after the start lambda.
   std::string leafHead(const AsyncCallNode &A, const std::string &MoreArgs);
   std::string declareLocal(VarId V, const std::string &Type, const std::string &Init);
   std::string syncText(const SyncNode &N);
-  std::string combinatorHead(const Combinator &K);
+  std::string combinatorHead(const Combinator &K, const std::string &OnError, bool *TookOnError);
   std::string lowerLoop(const LoopNode &L);
   std::map<unsigned, const LoopNode *> LoopsById;
   std::string statePrefix(unsigned Scope);
@@ -138,7 +141,8 @@ private:
   std::string scanOutType(const std::vector<const Node *> &Nodes, bool &Known, bool &SawFailure, unsigned Depth) const;
 
   std::string text(const Text &T);
-  std::optional<std::string> operationFanOut(const Combinator &K, const std::string &Count);
+  std::optional<std::string> operationFanOut(const Combinator &K, const std::string &Count, const std::string &OnError,
+                                             bool *TookOnError);
   std::string enterBranch(const Combinator &K);
   void leaveBranch(unsigned SavedScope);
   std::string capture() const { return F.IsMember ? "[=, this]" : "[=]"; }
@@ -229,10 +233,10 @@ std::string ChainLowering::statePrefix(unsigned Scope) {
 
 /// parallel / each_series with a lambda: the lambda, printed as a function
 /// returning a promise (future), under the combinator that runs it.
-std::string ChainLowering::combinatorHead(const Combinator &K) {
+std::string ChainLowering::combinatorHead(const Combinator &K, const std::string &OnError, bool *TookOnError) {
   std::string Count = text(K.Count);
   if (!S.IsPromise && K.K == Combinator::Kind::Parallel)
-    if (std::optional<std::string> Head = operationFanOut(K, Count))
+    if (std::optional<std::string> Head = operationFanOut(K, Count, OnError, TookOnError))
       return *Head;
   unsigned Saved = CurScope;
   std::string SavedResult = ResultType;
@@ -261,8 +265,10 @@ std::string ChainLowering::combinatorHead(const Combinator &K) {
 /// The operations complete the join directly, with no future per branch (the
 /// coroutine style's when_all does the same). A branch that does more, or
 /// calls a converted function (which returns a future), is a function
-/// returning a future under when_all(n, make).
-std::optional<std::string> ChainLowering::operationFanOut(const Combinator &K, const std::string &Count) {
+/// returning a future under when_all(n, make). A cleanup on error goes in as
+/// make_future's on_error argument, as a leaf's does: no second state.
+std::optional<std::string> ChainLowering::operationFanOut(const Combinator &K, const std::string &Count,
+                                                          const std::string &OnError, bool *TookOnError) {
   const AsyncCallNode *A = forwardingBranchCall(K);
   if (!A || A->CalleeConverted)
     return std::nullopt;
@@ -272,8 +278,10 @@ std::optional<std::string> ChainLowering::operationFanOut(const Combinator &K, c
   std::string Op = promisifyOpen(A->ValueType) + capture() + "(auto " + CallbackName + ") { " + text(A->Prefix) +
                    Handler + text(A->Suffix) + "; })";
   leaveBranch(Saved);
+  if (!OnError.empty() && TookOnError)
+    *TookOnError = true;
   return "asyncshift::make_future(asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType + Index +
-         ") {\nreturn " + Op + ";\n}))";
+         ") {\nreturn " + Op + ";\n})" + (OnError.empty() ? "" : ", " + OnError) + ")";
 }
 
 /// Enters the scope of a combinator's branch (a chain and names of its own)
@@ -304,10 +312,13 @@ std::string ChainLowering::text(const Text &T) {
   return renderText(T, [this](VarId V) { return nameOf(V); }, &ChainLowering::detached);
 }
 
-std::string ChainLowering::promiseOf(const AsyncCallNode &A) {
-  if (isLeafHead(A))
-    return leafHead(A, "");
-  return A.Comb ? combinatorHead(*A.Comb) : text(A.WithoutHandler);
+std::string ChainLowering::promiseOf(const AsyncCallNode &A, const std::string &OnError, bool *TookOnError) {
+  if (isLeafHead(A)) {
+    if (!OnError.empty() && TookOnError)
+      *TookOnError = true;
+    return leafHead(A, OnError.empty() ? "" : ", " + OnError);
+  }
+  return A.Comb ? combinatorHead(*A.Comb, OnError, TookOnError) : text(A.WithoutHandler);
 }
 
 bool ChainLowering::isLeafHead(const AsyncCallNode &A) const { return !A.Comb && !A.CalleeConverted; }
@@ -475,21 +486,21 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
         Next.Nodes = nodesOf(Cont.Body);
         break;
       }
-  std::string Head = promiseOf(A);
+  std::string Tap;
   if (M == Mode::Propagate && !Cleanup.empty()) {
     std::string Body;
     for (const SyncNode *N : Cleanup)
       Body += text(N->Code) + "\n";
-    std::string Tap = capture() + "(const asyncshift::error &) {\n" + Body + "}";
-    // A leaf's promise is made here: its cleanup goes with the operation
-    // (on_error runs it inline, as the original's `if (err)` did, with no
-    // second state). A converted function's or a combinator's promise is
-    // made elsewhere: tap it.
-    if (isLeafHead(A))
-      Head = leafHead(A, ", asyncshift::on_error(" + Tap + ")");
-    else
-      Head += ".tap_error(" + Tap + ")";
+    Tap = capture() + "(const asyncshift::error &) {\n" + Body + "}";
   }
+  // A leaf's promise, or an operation fan-out's future, is made here: its
+  // cleanup goes with the operation (on_error runs it inline, as the
+  // original's `if (err)` did, with no second state). A converted
+  // function's or another combinator's promise is made elsewhere: tap it.
+  bool TookOnError = false;
+  std::string Head = promiseOf(A, Tap.empty() ? "" : "asyncshift::on_error(" + Tap + ")", &TookOnError);
+  if (!Tap.empty() && !TookOnError)
+    Head += ".tap_error(" + Tap + ")";
   if (M != Mode::Propagate)
     Head = "asyncshift::settle(" + Head + ")";
 

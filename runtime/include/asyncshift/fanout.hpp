@@ -124,6 +124,15 @@ future<T> make_future(callback_op<T, F>&& op) {
   return make_future<T>(std::move(op).take_start());
 }
 
+/// As above, and \p cleanup (made by on_error) runs inline when the
+/// operation fails, before the future does: generated code's
+/// `make_future(when_all(...), on_error(g))`, where `.tap_error(g)` would add
+/// a second state and a step.
+template <class T, class F, class G>
+future<T> make_future(callback_op<T, F>&& op, on_error_cleanup<G> cleanup) {
+  return make_future<T>(std::move(op).take_start(), std::move(cleanup));
+}
+
 namespace detail {
 template <class R>
 concept deliverable = requires(R r, callback<> cb) { std::move(r).then_callback(std::move(cb)); };

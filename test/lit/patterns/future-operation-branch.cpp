@@ -4,7 +4,9 @@
 // per branch. The promise style keeps a promise per branch (promise<T>::all
 // over make_promise, as Promise.all takes promises). A branch that does more
 // than one operation is a function returning a future under when_all
-// (pattern-06-parallel.cpp).
+// (pattern-06-parallel.cpp). A cleanup on the failure path goes in as
+// make_future's on_error argument, as a leaf operation's does, rather than
+// as a tap_error state after it.
 // RUN: %strip %s > %t.cpp
 // RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp 2> %t.future.err
 // RUN: count 0 < %t.future.err
@@ -23,6 +25,19 @@ void read_many(int n, asyncshift::callback<std::vector<int>> done) {
       done);
 }
 
+void write_many(int n, asyncshift::callback<> done) {
+  asyncshift::parallel(
+      static_cast<std::size_t>(n),
+      [=](std::size_t i, asyncshift::callback<> wrote) { write_int(static_cast<int>(i), 1, wrote); },
+      [=](asyncshift::error err) {
+        if (err) {
+          log_line("failed");
+          return done(err);
+        }
+        done({});
+      });
+}
+
 // FUTURE-LABEL: asyncshift::future<std::vector<int>> read_many(int n) {
 // FUTURE-NEXT: return asyncshift::make_future(
 // FUTURE-NEXT: asyncshift::when_all(static_cast<std::size_t>(n), [=](std::size_t i) {
@@ -38,4 +53,27 @@ void read_many(int n, asyncshift::callback<std::vector<int>> done) {
 // PROMISE-NEXT: return asyncshift::make_promise<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(static_cast<int>(i), std::move(cb)); });
 // PROMISE-NEXT: });
+// PROMISE-NEXT: }
+
+// FUTURE-LABEL: asyncshift::future<> write_many(int n) {
+// FUTURE-NEXT: return asyncshift::make_future(
+// FUTURE-NEXT: asyncshift::when_all(static_cast<std::size_t>(n),
+// FUTURE-NEXT: [=](std::size_t i) {
+// FUTURE-NEXT: return asyncshift::promisify([=](auto cb) {
+// FUTURE-NEXT: write_int(static_cast<int>(i), 1, std::move(cb));
+// FUTURE-NEXT: });
+// FUTURE-NEXT: }),
+// FUTURE-NEXT: asyncshift::on_error(
+// FUTURE-NEXT: [=](const asyncshift::error &) { log_line("failed"); }));
+// FUTURE-NEXT: }
+
+// PROMISE-LABEL: asyncshift::promise<> write_many(int n) {
+// PROMISE-NEXT: return asyncshift::promise<>::all(
+// PROMISE-NEXT: static_cast<std::size_t>(n),
+// PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<> {
+// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
+// PROMISE-NEXT: write_int(static_cast<int>(i), 1, std::move(cb));
+// PROMISE-NEXT: });
+// PROMISE-NEXT: })
+// PROMISE-NEXT: .tap_error([=](const asyncshift::error &) { log_line("failed"); });
 // PROMISE-NEXT: }

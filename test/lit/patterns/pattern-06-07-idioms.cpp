@@ -207,14 +207,14 @@ void count_up(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: std::vector<int>{});
 // FUTURE-NEXT: }
 // FUTURE-NEXT: return asyncshift::make_future(
-// FUTURE-NEXT: asyncshift::when_all(
-// FUTURE-NEXT: n,
+// FUTURE-NEXT: asyncshift::when_all(n,
 // FUTURE-NEXT: [=](std::size_t i) {
 // FUTURE-NEXT: return asyncshift::promisify<int>([=](auto cb) {
 // FUTURE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // FUTURE-NEXT: });
-// FUTURE-NEXT: }))
-// FUTURE-NEXT: .tap_error([=](const asyncshift::error &) { log_line("failed"); });
+// FUTURE-NEXT: }),
+// FUTURE-NEXT: asyncshift::on_error(
+// FUTURE-NEXT: [=](const asyncshift::error &) { log_line("failed"); }));
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<> write_all(std::size_t n) {
 // FUTURE-NEXT: if (n == 0) {

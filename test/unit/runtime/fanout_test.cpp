@@ -320,3 +320,34 @@ TEST(fanout_operation_future, yields_values_in_index_order_the_first_error_and_m
   }
   EXPECT_EQ(live_objects(), before);
 }
+
+// make_future(when_all(n, f), on_error(g)): generated future code for an
+// operation fan-out whose failure path cleans up first (madeup_parallel's
+// rollback). g runs inline on the first error, before the future fails, and
+// never on success; no second state is made for it.
+TEST(fanout_operation_future, runs_its_cleanup_before_failing_and_only_on_error) {
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    std::vector<std::string> events;
+    auto fail_second = [&](std::size_t i) {
+      return promisify([&, i](callback<> cb) {
+        l.set_timeout(static_cast<std::int64_t>(i + 1) * ms, [cb, i] { cb(i == 1 ? error("second") : error{}); });
+      });
+    };
+    const auto allocs = detail::memory_snapshot().allocs;
+    auto failing = make_future(when_all(3, fail_second), on_error([&](const error& e) {
+                                 events.push_back("cleanup " + std::string(e.message()));
+                               }));
+    // The future's state (with the cleanup), parallel's join and three timers.
+    EXPECT_EQ(detail::memory_snapshot().allocs - allocs, 5u);
+    std::move(failing).then([&] { events.push_back("fulfilled"); },
+                            [&](error e) { events.push_back("failed " + std::string(e.message())); });
+    make_future(when_all(2, [&](std::size_t i) { return promisify([&l, i](callback<> cb) { l.set_timeout(1 * ms, [cb] { cb({}); }); }); }),
+                on_error([&] { events.push_back("cleanup on success"); }))
+        .then([&] { events.push_back("succeeded"); });
+    l.run();
+    EXPECT_EQ(events, (std::vector<std::string>{"succeeded", "cleanup second", "failed second"}));
+  }
+  EXPECT_EQ(live_objects(), before);
+}
