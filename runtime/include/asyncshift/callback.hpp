@@ -95,7 +95,9 @@ public:
 
   /// Wraps a continuation `(error, T...)` (or `(error)`, ignoring the value).
   template <class F>
-    requires(!std::derived_from<std::remove_cvref_t<F>, callback> && detail::continuation_for<std::decay_t<F>, T...>)
+    requires(!std::derived_from<std::remove_cvref_t<F>, callback> &&
+             !requires { typename std::remove_cvref_t<F>::borrows_its_sink; } && // it converts itself
+             detail::continuation_for<std::decay_t<F>, T...>)
   callback(F&& f) // NOLINT: implicit, as a lambda converts to std::function
       : bits_(reinterpret_cast<std::uintptr_t>(
             static_cast<handler_type*>(detail::pool_new<detail::owned_handler<std::decay_t<F>, T...>>(static_cast<F&&>(f))))) {}
@@ -231,6 +233,9 @@ public:
   }
 
 private:
+  template <class, class...>
+  friend class borrowed_sink;
+
   explicit sink_callback(base&& b) noexcept : base(std::move(b)) {}
 
   /// Hands a success to the sink \p h: its on_value when it has one.
@@ -239,6 +244,10 @@ private:
       Sink::on_value(h, std::move(values)...);
     else
       Sink::on_callback(h, error{}, std::move(values)...);
+  }
+  /// Hands an outcome to the sink \p h.
+  ASYNCSHIFT_INLINE static void call_sink(handler<T...>* h, error&& e, T... values) {
+    Sink::on_callback(h, std::move(e), std::move(values)...);
   }
 
   /// The sink a call delivers to (null when empty), marked called in debug builds.
@@ -254,15 +263,71 @@ private:
   }
 };
 
+/// A callback that always borrows its sink: the sink's address and nothing
+/// else, copied and destroyed trivially. What parallel() hands each branch
+/// and an awaited operation its start function, where the sink outlives
+/// every use. An op that takes its handler as a template parameter gets it
+/// in a register and completes the sink with a direct call, as a
+/// sink_callback's; but a sink_callback may own its sink, so every hop that
+/// passes one on by value moves it and destroys the empty one left behind
+/// (about 8 instructions per madeup_parallel branch with clang). Anything
+/// that takes a callback<T...> gets a borrowing one (a conversion).
+template <class Sink, class... T>
+class borrowed_sink {
+  using direct = sink_callback<Sink, T...>;
+
+public:
+  /// Tells callback's constructor from continuations to leave it to the conversion below.
+  using borrows_its_sink = void;
+
+  static borrowed_sink borrow(handler<T...>* sink) noexcept { return borrowed_sink(sink); }
+
+  /// The same borrowing, as a callback<T...>.
+  operator callback<T...>() const noexcept { return callback<T...>::borrow(sink_); }
+
+  ASYNCSHIFT_INLINE void operator()(error e, T... values) const {
+    direct::call_sink(target_for_call(), std::move(e), std::move(values)...);
+  }
+  void operator()(error e) const
+    requires(sizeof...(T) > 0)
+  {
+    (*this)(std::move(e), T{}...);
+  }
+  /// Delivers a success (succeed() uses it), through Sink::on_value when the
+  /// sink has one. There is nothing to destroy afterwards: the call is the
+  /// caller's last act when it is its last statement.
+  ASYNCSHIFT_INLINE void deliver_value(T... values) const {
+    direct::succeed_sink(target_for_call(), std::move(values)...);
+  }
+
+private:
+  explicit borrowed_sink(handler<T...>* sink) noexcept : sink_(sink) {}
+
+  /// The sink, marked called in debug builds (as a sink_callback's).
+  ASYNCSHIFT_INLINE handler<T...>* target_for_call() const {
+#ifndef NDEBUG
+    assert(!sink_->called && "asyncshift::callback called twice");
+    sink_->called = true;
+#endif
+    return sink_;
+  }
+
+  handler<T...>* sink_;
+};
+
 /// sink_callback<Sink, T...> for a callback<T...>.
 template <class Sink, class Cb>
 struct rebind_sink;
 template <class Sink, class... T>
 struct rebind_sink<Sink, callback<T...>> {
   using type = sink_callback<Sink, T...>;
+  using borrowed = borrowed_sink<Sink, T...>;
 };
 template <class Sink, class Cb>
 using rebind_sink_t = typename rebind_sink<Sink, Cb>::type;
+/// borrowed_sink<Sink, T...> for a callback<T...>.
+template <class Sink, class Cb>
+using rebind_borrowed_t = typename rebind_sink<Sink, Cb>::borrowed;
 
 template <class Cb>
 struct is_callback : std::false_type {};

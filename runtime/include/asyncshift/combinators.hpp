@@ -177,7 +177,7 @@ void run_parallel(std::size_t n, F& branch, Done done) {
   if constexpr (std::is_void_v<T>) {
     // Every branch's callback borrows the join. The join lives until its
     // n-th report, which can come no sooner than the last branch's start.
-    using cb_type = rebind_sink_t<parallel_join<void>, callback<>>;
+    using cb_type = rebind_borrowed_t<parallel_join<void>, callback<>>;
     for (std::size_t i = 0; i < n; ++i) branch(i, cb_type::borrow(join));
   } else {
     join->values.expect(n);
@@ -186,7 +186,7 @@ void run_parallel(std::size_t n, F& branch, Done done) {
     branch_sink<T>* sinks = join->sinks.get();
     for (std::size_t i = 0; i < n; ++i) {
       // A callback<T> that template ops complete directly.
-      using cb_type = rebind_sink_t<branch_sink<T>, callback_t<T>>;
+      using cb_type = rebind_borrowed_t<branch_sink<T>, callback_t<T>>;
       branch(i, cb_type::borrow(&sinks[i]));
     }
   }

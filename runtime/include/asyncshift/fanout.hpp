@@ -102,7 +102,7 @@ auto when_all(std::size_t n, F f) {
     // cb is parallel's sink callback (an item_callback that names its join),
     // passed on as it is, so that a template op completes the join directly.
     auto branch = [&f](std::size_t i, auto cb) {
-      static_assert(std::is_base_of_v<item_callback, decltype(cb)>);
+      static_assert(std::is_convertible_v<decltype(cb), item_callback>);
       auto start = f(i).take_start();
       start(std::move(cb));
     };

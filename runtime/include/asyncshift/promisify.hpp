@@ -112,7 +112,7 @@ private:
   friend class detail::sink_callback;
   // What `start` gets: a borrowed callback<T> that ops taking a template
   // handler complete with a direct call to on_callback.
-  using sink_type = detail::rebind_sink_t<callback_op, callback_type>;
+  using sink_type = detail::rebind_borrowed_t<callback_op, callback_type>;
 
   template <class... V>
   static void on_callback(handler_type* self, error&& e, V&&... v) {

@@ -30,6 +30,8 @@ template <class H>
 constexpr bool is_sink = false;
 template <class S, class... T>
 constexpr bool is_sink<detail::sink_callback<S, T...>> = true;
+template <class S, class... T>
+constexpr bool is_sink<detail::borrowed_sink<S, T...>> = true;
 
 // A handler that tells how it was reached: directly (on_callback, what a
 // sink_callback calls) or through its ops table (what a plain callback calls).
@@ -323,4 +325,29 @@ TEST_F(sink_fixture, a_template_op_that_succeeds_drops_the_on_error_cleanup_of_a
   l.run();
   EXPECT_GE(from_promise, 0);
   EXPECT_EQ(from_promise, from_future);
+}
+
+// borrowed_sink: what parallel hands its branches and an awaited operation
+// its start. Copied and destroyed trivially (an op passes it on in a
+// register, with no empty callback to destroy after each hop); calls and
+// successes reach the sink directly; as a callback<T> it borrows, with no
+// block of its own (callback's constructor from continuations must not wrap
+// it: 32 bytes per parallel branch when it did).
+TEST_F(sink_fixture, a_borrowed_sink_is_a_trivial_handle_that_converts_to_a_borrowing_callback) {
+  using borrowed = detail::borrowed_sink<value_probe, std::int64_t>;
+  static_assert(std::is_trivially_copyable_v<borrowed> && std::is_trivially_destructible_v<borrowed>);
+  static_assert(sizeof(borrowed) == sizeof(void*));
+  value_probe p;
+  const borrowed b = borrowed::borrow(&p);
+  detail::succeed<std::int64_t>(const_cast<borrowed&>(b), std::int64_t{3});
+  EXPECT_EQ(p.values, 1) << "a success goes to on_value";
+  p.called = false; // the called-twice mark (debug builds), reset for the next delivery
+  b(error("no"), 0);
+  EXPECT_EQ(p.errors, 1) << "a failure goes to on_callback";
+  p.called = false;
+  const auto start = now();
+  callback<std::int64_t> as_callback = b;
+  EXPECT_EQ(now().allocs, start.allocs) << "converting must borrow, not wrap the handle in a block";
+  as_callback({}, 4);
+  EXPECT_EQ(p.errors, 101) << "a plain callback reaches the sink through its table (on_callback here)";
 }
