@@ -27,6 +27,17 @@ std::optional<CallbackType> asCallbackType(QualType T) {
     return std::nullopt;
   QualType Plain = T.getNonReferenceType().getUnqualifiedType();
   const auto *Spec = dyn_cast_or_null<ClassTemplateSpecializationDecl>(recordOf(Plain));
+  if (Spec && isNamed(Spec->getSpecializedTemplate(), "asyncshift::detail::borrowed_sink")) {
+    // The runtime's always-borrowing handle, borrowed_sink<Sink, T...>, which
+    // a generic branch of parallel is instantiated with: a callback<T...>.
+    CallbackType Result;
+    const TemplateArgumentList &Args = Spec->getTemplateArgs();
+    if (Args.size() > 1 && Args[1].getKind() == TemplateArgument::Pack && Args[1].pack_size() > 0) {
+      Result.HasValue = true;
+      Result.Value = Args[1].pack_begin()->getAsType();
+    }
+    return Result;
+  }
   if (!Spec || !isNamed(Spec->getSpecializedTemplate(), "asyncshift::callback")) {
     // A class derived from callback<T> is one (the runtime's sink callbacks,
     // which a generic branch of parallel / each_series is instantiated with).
@@ -75,6 +86,14 @@ const Expr *stripArgument(const Expr *E) {
     if (const auto *Cast = dyn_cast<CXXFunctionalCastExpr>(E)) {
       if (asCallbackType(Cast->getType())) {
         E = Cast->getSubExpr();
+        continue;
+      }
+      return E;
+    }
+    if (const auto *Member = dyn_cast<CXXMemberCallExpr>(E)) {
+      // A handle's conversion to a callback (borrowed_sink's to callback<T...>).
+      if (isa_and_nonnull<CXXConversionDecl>(Member->getMethodDecl()) && asCallbackType(Member->getType())) {
+        E = Member->getImplicitObjectArgument();
         continue;
       }
       return E;
