@@ -22,6 +22,17 @@ static bool isNamed(const NamedDecl *D, llvm::StringRef Qualified) {
   return D && D->getQualifiedNameAsString() == Qualified;
 }
 
+/// The callback type whose value is the first type in \p Pack (a template
+/// parameter pack of a specialization: callback<T...>, borrowed_sink<S, T...>).
+static CallbackType fromValuePack(const TemplateArgument &Pack) {
+  CallbackType Result;
+  if (Pack.getKind() == TemplateArgument::Pack && Pack.pack_size() > 0) {
+    Result.HasValue = true;
+    Result.Value = Pack.pack_begin()->getAsType();
+  }
+  return Result;
+}
+
 std::optional<CallbackType> asCallbackType(QualType T) {
   if (T.isNull())
     return std::nullopt;
@@ -30,13 +41,8 @@ std::optional<CallbackType> asCallbackType(QualType T) {
   if (Spec && isNamed(Spec->getSpecializedTemplate(), "asyncshift::detail::borrowed_sink")) {
     // The runtime's always-borrowing handle, borrowed_sink<Sink, T...>, which
     // a generic branch of parallel is instantiated with: a callback<T...>.
-    CallbackType Result;
     const TemplateArgumentList &Args = Spec->getTemplateArgs();
-    if (Args.size() > 1 && Args[1].getKind() == TemplateArgument::Pack && Args[1].pack_size() > 0) {
-      Result.HasValue = true;
-      Result.Value = Args[1].pack_begin()->getAsType();
-    }
-    return Result;
+    return Args.size() > 1 ? fromValuePack(Args[1]) : CallbackType{};
   }
   if (!Spec || !isNamed(Spec->getSpecializedTemplate(), "asyncshift::callback")) {
     // A class derived from callback<T> is one (the runtime's sink callbacks,
@@ -48,25 +54,19 @@ std::optional<CallbackType> asCallbackType(QualType T) {
           return CT;
     return std::nullopt;
   }
-  CallbackType Result;
   // Prefer the arguments as written (sugar: `std::int64_t`, not `long`).
   if (const auto *TST = Plain->getAs<TemplateSpecializationType>()) {
     auto Args = TST->template_arguments();
     if (!Args.empty() && Args[0].getKind() == TemplateArgument::Type) {
+      CallbackType Result;
       Result.HasValue = true;
       Result.Value = Args[0].getAsType();
-    } else if (!Args.empty() && Args[0].getKind() == TemplateArgument::Pack && Args[0].pack_size() > 0) {
-      Result.HasValue = true;
-      Result.Value = Args[0].pack_begin()->getAsType();
+      return Result;
     }
-    return Result;
+    return Args.empty() ? CallbackType{} : fromValuePack(Args[0]);
   }
   const TemplateArgumentList &Args = Spec->getTemplateArgs();
-  if (Args.size() > 0 && Args[0].getKind() == TemplateArgument::Pack && Args[0].pack_size() > 0) {
-    Result.HasValue = true;
-    Result.Value = Args[0].pack_begin()->getAsType();
-  }
-  return Result;
+  return Args.size() > 0 ? fromValuePack(Args[0]) : CallbackType{};
 }
 
 bool isErrorType(QualType T) { return isNamed(recordOf(T), "asyncshift::error"); }
