@@ -46,7 +46,7 @@ std::optional<CallbackType> asCallbackType(QualType T) {
   }
   if (!Spec || !isNamed(Spec->getSpecializedTemplate(), "asyncshift::callback")) {
     // A class derived from callback<T> is one (the runtime's sink callbacks,
-    // which a generic branch of parallel / each_series is instantiated with).
+    // which a generic step of each_series is instantiated with).
     const CXXRecordDecl *RD = recordOf(Plain);
     if (RD && (RD = RD->getDefinition()))
       for (const CXXBaseSpecifier &Base : RD->bases())

@@ -94,7 +94,7 @@ struct parallel_join<void> : handler<> {
   callback<> done;
 
   static void on_callback(handler<>* self, error&& e) { static_cast<parallel_join*>(self)->report(std::move(e)); }
-  /// The success entry (sink_callback::deliver_value): no error object.
+  /// The success entry (a borrowed_sink's deliver_value): no error object.
   static void on_value(handler<>* self) { static_cast<parallel_join*>(self)->report_success(); }
   static void no_destroy(handler<>*) noexcept {}
   static constexpr handler_ops<> ops_{&on_callback, &no_destroy};
@@ -152,7 +152,7 @@ struct branch_sink : handler<T> {
     parallel_join<T>* j = me->join;
     j->report(j->sinks.index_of(me), std::move(e), std::move(v));
   }
-  /// The success entry (sink_callback::deliver_value): no error object.
+  /// The success entry (a borrowed_sink's deliver_value): no error object.
   static void on_value(handler<T>* self, T&& v) {
     auto* me = static_cast<branch_sink*>(self);
     parallel_join<T>* j = me->join;

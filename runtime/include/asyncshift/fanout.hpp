@@ -99,8 +99,8 @@ auto when_all(std::size_t n, F f) {
     // op then dies with its state known, where running it in place let the
     // call see the op's address, and clang re-read the state and ran the
     // destructor's switch after every start (~6 Ir per branch).
-    // cb is parallel's sink callback (an item_callback that names its join),
-    // passed on as it is, so that a template op completes the join directly.
+    // cb is parallel's borrowed_sink (converts to an item_callback; names its
+    // join), passed on as it is, so that a template op completes the join directly.
     auto branch = [&f](std::size_t i, auto cb) {
       static_assert(std::is_convertible_v<decltype(cb), item_callback>);
       auto start = f(i).take_start();

@@ -109,7 +109,7 @@ public:
 private:
   enum class state : unsigned char { fresh, starting, suspended, has_value, has_error };
   template <class, class...>
-  friend class detail::sink_callback;
+  friend class detail::sink_callback; // borrowed_sink calls on_callback through its helpers
   // What `start` gets: a borrowed callback<T> that ops taking a template
   // handler complete with a direct call to on_callback.
   using sink_type = detail::rebind_borrowed_t<callback_op, callback_type>;
@@ -125,7 +125,7 @@ private:
     me->state_ = state::has_error;
     if (was_suspended) waiter.resume();
   }
-  /// The success entry (sink_callback::deliver_value): no error object.
+  /// The success entry (borrowed_sink::deliver_value): no error object.
   template <class... V>
   static void on_value(handler_type* self, V&&... v) {
     auto* me = static_cast<callback_op*>(self);

@@ -1,7 +1,8 @@
 // A generic branch (`[=](std::size_t i, auto cb)`) of parallel and
 // each_series converts as a branch taking callback<T> does: the tool reads it
-// from the lambda's instantiation, whose handler is the runtime's sink
-// callback (a class derived from callback<T>). Same input as
+// from the lambda's instantiation, whose handler is the runtime's
+// borrowed_sink (parallel) or sink callback, a class derived from callback<T>
+// (each_series). Same input as
 // pattern-06-parallel.cpp with `auto` for the handlers, checked against that
 // test's expected output: the two must print the same.
 // RUN: %strip %s > %t.cpp
