@@ -30,6 +30,7 @@
 #include "Analysis.h"
 #include "Printer.h"
 
+#include <cassert>
 #include <deque>
 #include <map>
 #include <set>
@@ -118,17 +119,23 @@ private:
   std::string renderChain(const std::string &Head, Step First);
   std::string renderStep(Step &St, ChainBuild &Chain);
   std::string returnValue(const Ctx &C, const std::string &Value);
-  /// A's promise (future). \p OnError, if not empty, is an on_error(...)
-  /// cleanup for the heads that take one (a leaf call, an operation fan-out);
-  /// \p TookOnError says whether this head took it.
-  std::string promiseOf(const AsyncCallNode &A, const std::string &OnError = "", bool *TookOnError = nullptr);
+  /// A's promise (future); \p MoreArgs (", on_error(...)") goes after the
+  /// start when takesOnError(A).
+  std::string promiseOf(const AsyncCallNode &A, const std::string &MoreArgs = "");
   /// Whether A's promise is made here (make_promise of a leaf call).
   bool isLeafHead(const AsyncCallNode &A) const;
+  /// Whether a parallel is an operation fan-out (operationFanOut).
+  bool isOperationFanOut(const Combinator &K) const;
+  /// Whether A's promise is made here with an operation that takes an
+  /// on_error cleanup (a leaf call, an operation fan-out).
+  bool takesOnError(const AsyncCallNode &A) const {
+    return isLeafHead(A) || (A.Comb && isOperationFanOut(*A.Comb));
+  }
   /// make_promise of leaf call A, with \p MoreArgs after the start lambda.
   std::string leafHead(const AsyncCallNode &A, const std::string &MoreArgs);
   std::string declareLocal(VarId V, const std::string &Type, const std::string &Init);
   std::string syncText(const SyncNode &N);
-  std::string combinatorHead(const Combinator &K, const std::string &OnError, bool *TookOnError);
+  std::string combinatorHead(const Combinator &K, const std::string &MoreArgs);
   std::string lowerLoop(const LoopNode &L);
   std::map<unsigned, const LoopNode *> LoopsById;
   std::string statePrefix(unsigned Scope);
@@ -141,8 +148,7 @@ private:
   std::string scanOutType(const std::vector<const Node *> &Nodes, bool &Known, bool &SawFailure, unsigned Depth) const;
 
   std::string text(const Text &T);
-  std::optional<std::string> operationFanOut(const Combinator &K, const std::string &Count, const std::string &OnError,
-                                             bool *TookOnError);
+  std::string operationFanOut(const Combinator &K, const std::string &Count, const std::string &MoreArgs);
   std::string enterBranch(const Combinator &K);
   void leaveBranch(unsigned SavedScope);
   std::string capture() const { return F.IsMember ? "[=, this]" : "[=]"; }
@@ -233,11 +239,11 @@ std::string ChainLowering::statePrefix(unsigned Scope) {
 
 /// parallel / each_series with a lambda: the lambda, printed as a function
 /// returning a promise (future), under the combinator that runs it.
-std::string ChainLowering::combinatorHead(const Combinator &K, const std::string &OnError, bool *TookOnError) {
+std::string ChainLowering::combinatorHead(const Combinator &K, const std::string &MoreArgs) {
   std::string Count = text(K.Count);
-  if (!S.IsPromise && K.K == Combinator::Kind::Parallel)
-    if (std::optional<std::string> Head = operationFanOut(K, Count, OnError, TookOnError))
-      return *Head;
+  if (isOperationFanOut(K))
+    return operationFanOut(K, Count, MoreArgs);
+  assert(MoreArgs.empty() && "only an operation fan-out takes more arguments");
   unsigned Saved = CurScope;
   std::string SavedResult = ResultType;
   ResultType = K.K == Combinator::Kind::Parallel ? K.ItemType : "";
@@ -266,22 +272,24 @@ std::string ChainLowering::combinatorHead(const Combinator &K, const std::string
 /// coroutine style's when_all does the same). A branch that does more, or
 /// calls a converted function (which returns a future), is a function
 /// returning a future under when_all(n, make). A cleanup on error goes in as
-/// make_future's on_error argument, as a leaf's does: no second state.
-std::optional<std::string> ChainLowering::operationFanOut(const Combinator &K, const std::string &Count,
-                                                          const std::string &OnError, bool *TookOnError) {
+/// make_future's on_error argument (\p MoreArgs), as a leaf's does: no second state.
+bool ChainLowering::isOperationFanOut(const Combinator &K) const {
+  if (S.IsPromise || K.K != Combinator::Kind::Parallel)
+    return false;
   const AsyncCallNode *A = forwardingBranchCall(K);
-  if (!A || A->CalleeConverted)
-    return std::nullopt;
+  return A && !A->CalleeConverted;
+}
+
+std::string ChainLowering::operationFanOut(const Combinator &K, const std::string &Count, const std::string &MoreArgs) {
+  const AsyncCallNode *A = forwardingBranchCall(K);
   unsigned Saved = CurScope;
   std::string Index = enterBranch(K);
   const std::string Handler = A->HandlerTakesRvalue ? "std::move(" + CallbackName + ")" : CallbackName;
   std::string Op = promisifyOpen(A->ValueType) + capture() + "(auto " + CallbackName + ") { " + text(A->Prefix) +
                    Handler + text(A->Suffix) + "; })";
   leaveBranch(Saved);
-  if (!OnError.empty() && TookOnError)
-    *TookOnError = true;
   return "asyncshift::make_future(asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType + Index +
-         ") {\nreturn " + Op + ";\n})" + (OnError.empty() ? "" : ", " + OnError) + ")";
+         ") {\nreturn " + Op + ";\n})" + MoreArgs + ")";
 }
 
 /// Enters the scope of a combinator's branch (a chain and names of its own)
@@ -312,13 +320,11 @@ std::string ChainLowering::text(const Text &T) {
   return renderText(T, [this](VarId V) { return nameOf(V); }, &ChainLowering::detached);
 }
 
-std::string ChainLowering::promiseOf(const AsyncCallNode &A, const std::string &OnError, bool *TookOnError) {
-  if (isLeafHead(A)) {
-    if (!OnError.empty() && TookOnError)
-      *TookOnError = true;
-    return leafHead(A, OnError.empty() ? "" : ", " + OnError);
-  }
-  return A.Comb ? combinatorHead(*A.Comb, OnError, TookOnError) : text(A.WithoutHandler);
+std::string ChainLowering::promiseOf(const AsyncCallNode &A, const std::string &MoreArgs) {
+  if (isLeafHead(A))
+    return leafHead(A, MoreArgs);
+  assert((A.Comb || MoreArgs.empty()) && "a converted function's promise takes no more arguments");
+  return A.Comb ? combinatorHead(*A.Comb, MoreArgs) : text(A.WithoutHandler);
 }
 
 bool ChainLowering::isLeafHead(const AsyncCallNode &A) const { return !A.Comb && !A.CalleeConverted; }
@@ -497,10 +503,13 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
   // cleanup goes with the operation (on_error runs it inline, as the
   // original's `if (err)` did, with no second state). A converted
   // function's or another combinator's promise is made elsewhere: tap it.
-  bool TookOnError = false;
-  std::string Head = promiseOf(A, Tap.empty() ? "" : "asyncshift::on_error(" + Tap + ")", &TookOnError);
-  if (!Tap.empty() && !TookOnError)
-    Head += ".tap_error(" + Tap + ")";
+  std::string Head;
+  if (Tap.empty())
+    Head = promiseOf(A);
+  else if (takesOnError(A))
+    Head = promiseOf(A, ", asyncshift::on_error(" + Tap + ")");
+  else
+    Head = promiseOf(A) + ".tap_error(" + Tap + ")";
   if (M != Mode::Propagate)
     Head = "asyncshift::settle(" + Head + ")";
 
