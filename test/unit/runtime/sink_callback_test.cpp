@@ -338,8 +338,8 @@ TEST_F(sink_fixture, a_borrowed_sink_is_a_trivial_handle_that_converts_to_a_borr
   static_assert(std::is_trivially_copyable_v<borrowed> && std::is_trivially_destructible_v<borrowed>);
   static_assert(sizeof(borrowed) == sizeof(void*));
   value_probe p;
-  const borrowed b = borrowed::borrow(&p);
-  detail::succeed<std::int64_t>(const_cast<borrowed&>(b), std::int64_t{3});
+  borrowed b = borrowed::borrow(&p);
+  detail::succeed<std::int64_t>(b, std::int64_t{3});
   EXPECT_EQ(p.values, 1) << "a success goes to on_value";
   p.called = false; // the called-twice mark (debug builds), reset for the next delivery
   b(error("no"), 0);
