@@ -64,7 +64,7 @@ SANITIZE_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DASYNCSHIFT_BUILD_T
 test-sanitize: configure
 	@cmake -S . -B build-asan $(SANITIZE_CMAKE) \
 	  -DCMAKE_CXX_FLAGS="-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer"
-	@cmake --build build-asan --target asyncshift_runtime_tests asyncshift_runtime_thread_tests
+	@cmake --build build-asan --target asyncshift_runtime_tests asyncshift_runtime_thread_tests asyncshift_runtime_nostats_tests
 	@ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 	  ctest --test-dir build-asan --output-on-failure -j $$(nproc)
 	@cmake -S . -B build-tsan $(SANITIZE_CMAKE) -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer"

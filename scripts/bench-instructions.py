@@ -12,11 +12,15 @@ sleeping, no clock reads per turn), and the count is divided by n. A second
 run with --harness-only gives the harness's own share per execution (starting
 an execution, its context, the digest), which is the same for every style.
 
-Both compilers: the gcc numbers come from the CMake build (build/bench); for
-clang, the same sources (the callback file and the generated files under
-build/bench/asyncshift/) are compiled here with clang++-19 -O3 -DNDEBUG into
-build/bench/clang/. The Asio peers have only the real clock; they are counted
-in a separate table at t=0 beside asyncshift's styles under the same clock.
+Both compilers: the sources the CMake build compiles (the callback file and
+the generated files under build/bench/asyncshift/) are compiled here with the
+CMake build's C++ compiler (gcc) and with clang++-19, -O3 -DNDEBUG, into
+build/bench/instructions-bin/<compiler>/, with ASYNCSHIFT_NO_MEMORY_STATS: the
+runtime's allocation counters (about ten instructions per block allocated and
+freed, more for the styles that allocate more) are what `make bench` needs to
+report allocations and bytes, not part of what a style costs, so they are not
+counted here. The Asio peers have only the real clock; they are counted in a
+separate table at t=0 beside asyncshift's styles under the same clock.
 A third table per workload counts the error paths: the virtual clock with
 --e 0.1 (a tenth of the ops fail), where `coro` pays for C++ exceptions.
 
@@ -42,7 +46,7 @@ _spec.loader.exec_module(bench)
 STYLES = bench.GENERATED_STYLES
 TARGETS = {"doxbee": 1000, "madeup_parallel": 3500}  # Ir per execution, every style
 TARGET_RATIO = 1.4  # every style against the callback baseline
-CLANG_FLAGS = ["-std=c++20", "-O3", "-DNDEBUG", "-pthread"]
+CXX_FLAGS = ["-std=c++20", "-O3", "-DNDEBUG", "-pthread", "-DASYNCSHIFT_NO_MEMORY_STATS"]
 # As bench/peers/asio/CMakeLists.txt: Asio 1.22 detects coroutines only for gcc and MSVC.
 ASIO_FLAGS = ["-DASIO_STANDALONE", "-DASIO_NO_DEPRECATED", "-DASIO_HAS_CO_AWAIT", "-DASIO_HAS_STD_COROUTINE"]
 
@@ -67,8 +71,16 @@ def newest_mtime(paths):
     return newest
 
 
-def clang_binary(clang, build_dir, workload, style, extra_sources=(), extra_flags=()):
-    """Builds <workload>_<style> with clang from the same sources as the CMake build (cached by mtime)."""
+def find_gcc(build_dir):
+    """The CMake build's C++ compiler (the gcc the timed benchmark uses)."""
+    path = bench.cmake_cache(build_dir).get("CMAKE_CXX_COMPILER")
+    if path and os.path.exists(path):
+        return path
+    return shutil.which("g++")
+
+
+def compiled_binary(cxx, compiler, build_dir, workload, style, extra_sources=(), extra_flags=()):
+    """Builds <workload>_<style> with \p cxx from the same sources as the CMake build (cached by mtime)."""
     if style == "callback":
         source = os.path.join(ROOT, "bench", "workloads", workload + ".cpp")
     elif style.startswith("asio-"):
@@ -77,19 +89,19 @@ def clang_binary(clang, build_dir, workload, style, extra_sources=(), extra_flag
         source = os.path.join(build_dir, "bench", "asyncshift", workload, "%s.%s.cpp" % (workload, style))
     if not os.path.exists(source):
         return None
-    out_dir = os.path.join(build_dir, "bench", "clang")
+    out_dir = os.path.join(build_dir, "bench", "instructions-bin", compiler)
     os.makedirs(out_dir, exist_ok=True)
     out = os.path.join(out_dir, "%s_%s" % (workload, style.replace("-", "_")))
     harness = [os.path.join(ROOT, "bench", "harness", f) for f in ("main.cpp", "harness.cpp")]
     inputs = [source] + harness + [os.path.join(ROOT, "runtime", "include"), os.path.join(ROOT, "bench", "harness")]
     if os.path.dirname(source) != os.path.dirname(harness[0]):
         inputs.append(os.path.dirname(source))
-    if os.path.exists(out) and os.path.getmtime(out) >= newest_mtime(inputs):
+    if os.path.exists(out) and os.path.getmtime(out) >= max(newest_mtime(inputs), os.path.getmtime(__file__)):
         return out
-    cmd = [clang] + CLANG_FLAGS + list(extra_flags) + [
+    cmd = [cxx] + CXX_FLAGS + list(extra_flags) + [
         "-I", os.path.join(ROOT, "runtime", "include"), "-I", os.path.join(ROOT, "bench", "harness"),
         source] + harness + list(extra_sources) + ["-o", out]
-    sys.stderr.write("bench-instructions: clang++ %s_%s\n" % (workload, style))
+    sys.stderr.write("bench-instructions: %s %s_%s\n" % (compiler, workload, style))
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
         sys.stderr.write(proc.stderr[-2000:])
@@ -97,12 +109,9 @@ def clang_binary(clang, build_dir, workload, style, extra_sources=(), extra_flag
     return out
 
 
-def style_binary(compiler, clang, build_dir, bench_dir, workload, style, extra_flags=()):
-    """The benchmark binary of (workload, style): the CMake build's for gcc, built here for clang."""
-    if compiler == "gcc":
-        binary = os.path.join(bench_dir, "%s_%s" % (workload, style.replace("-", "_")))
-        return binary if os.path.exists(binary) else None
-    return clang_binary(clang, build_dir, workload, style, extra_flags=extra_flags)
+def style_binary(compiler, cxx, build_dir, workload, style, extra_flags=()):
+    """The benchmark binary of (workload, style), built here by \p cxx without the allocation counters."""
+    return compiled_binary(cxx[compiler], compiler, build_dir, workload, style, extra_flags=extra_flags)
 
 
 def callgrind(binary, args, profile):
@@ -246,10 +255,12 @@ def main():
         print("bench-instructions: valgrind is not installed; nothing to count (apt-get install valgrind)")
         return 0
     bench_dir = os.path.join(args.build_dir, "bench")
-    clang = find_clang() if "clang" in args.compilers else None
-    compilers = [c for c in args.compilers if c == "gcc" or clang]
-    if "clang" in args.compilers and not clang:
-        print("note: clang++ not found: gcc only")
+    cxx = {"gcc": find_gcc(args.build_dir) if "gcc" in args.compilers else None,
+           "clang": find_clang() if "clang" in args.compilers else None}
+    compilers = [c for c in args.compilers if cxx[c]]
+    for c in args.compilers:
+        if not cxx[c]:
+            print("note: no %s compiler found: skipped" % c)
 
     start = time.monotonic()
     virtual = {"n": args.n, "t": 1, "p": 25, "clock": "virtual"}
@@ -261,7 +272,7 @@ def main():
         rows = []
         for compiler in compilers:
             for style in STYLES:
-                binary = style_binary(compiler, clang, args.build_dir, bench_dir, workload, style)
+                binary = style_binary(compiler, cxx, args.build_dir, workload, style)
                 if not binary:
                     continue
                 sys.stderr.write("bench-instructions: %s %s %s%s (%.0f s)\n" % (
@@ -294,7 +305,7 @@ def main():
             for compiler in compilers:
                 for style in STYLES + bench.ASIO_STYLES:
                     extra = ASIO_FLAGS if style.startswith("asio") else []
-                    binary = style_binary(compiler, clang, args.build_dir, bench_dir, workload, style, extra)
+                    binary = style_binary(compiler, cxx, args.build_dir, workload, style, extra)
                     if not binary:
                         continue
                     sys.stderr.write("bench-instructions: %s %s %s, real clock (%.0f s)\n" % (
@@ -321,11 +332,7 @@ def main():
         outputs.append(lines)
 
     ctx = bench.context(args.build_dir, None, [], [os.path.relpath(sys.argv[0], ROOT)] + sys.argv[1:])
-    cache = bench.cmake_cache(args.build_dir)
-    ctx["compilers"] = ["gcc: the CMake build (%s, %s)" % (cache.get("CMAKE_BUILD_TYPE", "?"),
-                                                         cache.get("CMAKE_CXX_FLAGS_RELEASE", "?"))]
-    if clang:
-        ctx["compilers"].append("clang: %s %s" % (clang, " ".join(CLANG_FLAGS)))
+    ctx["compilers"] = ["%s: %s %s" % (c, cxx[c], " ".join(CXX_FLAGS)) for c in compilers]
     ctx["compilers_formatted"] = True
     ctx["valgrind"] = subprocess.run(["valgrind", "--version"], capture_output=True, text=True).stdout.strip()
     for lines in outputs:

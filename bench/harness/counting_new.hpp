@@ -23,6 +23,14 @@ namespace {
 /// True on the thread that runs main() (and the loop); false elsewhere.
 constinit thread_local bool tl_loop_thread = false;
 
+} // namespace
+
+// With the runtime's counters compiled out (ASYNCSHIFT_NO_MEMORY_STATS, as
+// `make bench-instructions` builds), nothing would read the heap counts
+// either: the global operator new stays the standard library's.
+#if !defined(ASYNCSHIFT_NO_MEMORY_STATS)
+namespace {
+
 void note(void* p) noexcept {
   const std::size_t size = malloc_usable_size(p);
   if (tl_loop_thread) [[likely]] {
@@ -84,3 +92,4 @@ void operator delete(void* p, std::align_val_t) noexcept { counted_free(p); }
 void operator delete[](void* p, std::align_val_t) noexcept { counted_free(p); }
 void operator delete(void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
 void operator delete[](void* p, std::size_t, std::align_val_t) noexcept { counted_free(p); }
+#endif // !ASYNCSHIFT_NO_MEMORY_STATS

@@ -437,16 +437,23 @@ int harness_main(int argc, char** argv) {
   // Without the reset, the peak may predate the run: report the whole RSS.
   const double mem_mb = peak_reset ? std::max(0.0, rss_peak - rss_start) : rss_peak;
 
+  // Counters compiled out (ASYNCSHIFT_NO_MEMORY_STATS): null, not zeros.
+  char allocs_text[32] = "null", bytes_text[32] = "null", peak_text[32] = "null";
+  if constexpr (asyncshift::detail::memory_stats_enabled) {
+    std::snprintf(allocs_text, sizeof allocs_text, "%.2f", allocs);
+    std::snprintf(bytes_text, sizeof bytes_text, "%.1f", bytes);
+    std::snprintf(peak_text, sizeof peak_text, "%.1f", peak_live);
+  }
   std::printf("{\"workload\":\"%s\",\"style\":\"%s\",\"n\":%" PRIu64 ",\"t\":%g,\"p\":%" PRIu64
               ",\"e\":%g,\"seed\":%" PRIu64 ",\"clock\":\"%s\","
-              "\"time_ms\":%.3f,\"cpu_ms\":%.3f,\"rss_mb\":%.2f,\"allocs_per_exec\":%.2f,\"bytes_per_exec\":%.1f,"
+              "\"time_ms\":%.3f,\"cpu_ms\":%.3f,\"rss_mb\":%.2f,\"allocs_per_exec\":%s,\"bytes_per_exec\":%s,"
               "\"completed\":%" PRIu64 ",\"failed\":%" PRIu64 ",\"trace_digest\":\"%016" PRIx64 "\","
-              "\"mem_mb\":%.2f,\"peak_live_bytes_per_exec\":%.1f,\"warmup\":%" PRIu64
+              "\"mem_mb\":%.2f,\"peak_live_bytes_per_exec\":%s,\"warmup\":%" PRIu64
               ",\"harness_only\":%s,\"build\":\"%s\",\"compiler\":\"%s\"}\n",
               w->name, w->style, n, o.params.t, o.params.p, o.params.e, o.params.seed,
-              o.params.clock == clock_kind::real ? "real" : "virtual", time_ms, cpu1 - cpu0, rss_peak, allocs, bytes,
-              r.completed.load(), r.failed, r.digest, mem_mb, peak_live, warmup, o.harness_only ? "true" : "false",
-              build_kind(), compiler());
+              o.params.clock == clock_kind::real ? "real" : "virtual", time_ms, cpu1 - cpu0, rss_peak, allocs_text,
+              bytes_text, r.completed.load(), r.failed, r.digest, mem_mb, peak_text, warmup,
+              o.harness_only ? "true" : "false", build_kind(), compiler());
   std::fflush(stdout);
 
   if (r.duplicates != 0) {

@@ -8,7 +8,8 @@
 //
 // The counters (`memory_stats`) count every logical allocation, pooled or not,
 // so the benchmark's allocs/exec is honest about how many objects a style
-// creates, not about how often it reached malloc.
+// creates, not about how often it reached malloc. ASYNCSHIFT_NO_MEMORY_STATS
+// compiles them out (memory_stats_enabled).
 #pragma once
 
 #include <cstddef>
@@ -43,6 +44,20 @@
 #endif
 
 namespace asyncshift::detail {
+
+/// Whether the allocation counters below count. They cost about ten
+/// instructions per block allocated and freed (thread-local increments and
+/// the peak's compare), which is what a benchmark needs to report
+/// allocations, bytes and peak live bytes exactly, and nothing a program
+/// needs otherwise. Defining ASYNCSHIFT_NO_MEMORY_STATS (the same way in every
+/// translation unit of a program) compiles them out: memory_snapshot() then
+/// reads zeros. `make bench-instructions` counts instructions that way, so
+/// that the counts are the runtime's and not the accounting's.
+#if defined(ASYNCSHIFT_NO_MEMORY_STATS)
+inline constexpr bool memory_stats_enabled = false;
+#else
+inline constexpr bool memory_stats_enabled = true;
+#endif
 
 inline constexpr std::size_t pool_granule = 16;
 inline constexpr std::size_t pool_max_block = 1024;
@@ -95,31 +110,41 @@ inline memory_counts memory_snapshot() noexcept {
 }
 
 ASYNCSHIFT_COUNT_INLINE void note_live(std::int64_t n) noexcept {
-  memory_stats& s = tl_memory;
-  s.live_bytes += n;
-  if (s.live_bytes > s.peak_live_bytes) s.peak_live_bytes = s.live_bytes;
+  if constexpr (memory_stats_enabled) {
+    memory_stats& s = tl_memory;
+    s.live_bytes += n;
+    if (s.live_bytes > s.peak_live_bytes) s.peak_live_bytes = s.live_bytes;
+  }
 }
 
 /// Counts a block of \p n bytes (any size).
 inline void note_alloc(std::size_t n) noexcept {
-  ++tl_memory.sized_allocs;
-  tl_memory.sized_bytes += n;
-  note_live(static_cast<std::int64_t>(n));
+  if constexpr (memory_stats_enabled) {
+    ++tl_memory.sized_allocs;
+    tl_memory.sized_bytes += n;
+    note_live(static_cast<std::int64_t>(n));
+  }
 }
 inline void note_free(std::size_t n) noexcept {
-  ++tl_memory.sized_frees;
-  tl_memory.live_bytes -= static_cast<std::int64_t>(n);
+  if constexpr (memory_stats_enabled) {
+    ++tl_memory.sized_frees;
+    tl_memory.live_bytes -= static_cast<std::int64_t>(n);
+  }
 }
 
 /// Counts a block of size class \p cls: a constant in pool_new, so this is
 /// an increment at a fixed address and the live-bytes update.
 ASYNCSHIFT_COUNT_INLINE void note_class_alloc(std::size_t cls) noexcept {
-  ++tl_memory.class_allocs[cls];
-  note_live(static_cast<std::int64_t>(cls * pool_granule));
+  if constexpr (memory_stats_enabled) {
+    ++tl_memory.class_allocs[cls];
+    note_live(static_cast<std::int64_t>(cls * pool_granule));
+  }
 }
 ASYNCSHIFT_COUNT_INLINE void note_class_free(std::size_t cls) noexcept {
-  ++tl_memory.class_frees[cls];
-  tl_memory.live_bytes -= static_cast<std::int64_t>(cls * pool_granule);
+  if constexpr (memory_stats_enabled) {
+    ++tl_memory.class_frees[cls];
+    tl_memory.live_bytes -= static_cast<std::int64_t>(cls * pool_granule);
+  }
 }
 
 struct pool_state {
