@@ -41,40 +41,46 @@ namespace asyncshift {
 
 namespace detail {
 
-/// A job: queued for the pool (through `next`), run there (`execute`), then
-/// handed to the loop's inbox as a runnable whose `run` delivers the result.
-struct pool_job : runnable {
-  void (*execute)(pool_job* self) noexcept = nullptr;
-};
-
 /// A job whose work returns T, completing the handler H (a callback_t<T>, or
 /// a continuation lambda kept here instead of in a callback block of its own).
+///
+/// It is a runnable twice, with one function pointer: queued for the pool
+/// (through `next`), `run` does the work on a pool thread (execute), then
+/// points itself at deliver and joins the loop's inbox, where `run` delivers
+/// the result. The outcome takes one slot: `err` on failure, else the value.
+/// A random_bytes job is 96 bytes (112 with a separate `execute` pointer and
+/// an optional value beside the error).
 template <class Work, class T, class H>
-struct pool_job_for final : pool_job {
+struct pool_job_for final : runnable {
   Work work;
   H cb;
   loop* owner;
-  error err;
-  std::optional<stored_t<T>> value;
+  error err; // set when the work threw; the value is made only when it returned
+  union {
+    stored_t<T> value;
+  };
 
-  pool_job_for(Work w, H c, loop* l) : work(std::move(w)), cb(std::move(c)), owner(l) {
-    execute = &execute_it;
-    run = &deliver;
-  }
+  pool_job_for(Work w, H c, loop* l) : work(std::move(w)), cb(std::move(c)), owner(l) { run = &execute; }
+  pool_job_for(const pool_job_for&) = delete;
+  pool_job_for& operator=(const pool_job_for&) = delete;
+  /// After deliver, which moved the value out (or found the error).
+  ~pool_job_for() {}
 
   /// On a pool thread.
-  static void execute_it(pool_job* p) noexcept {
-    auto* self = static_cast<pool_job_for*>(p);
+  static void execute(runnable* r) noexcept {
+    auto* self = static_cast<pool_job_for*>(r);
     try {
       if constexpr (std::is_void_v<T>) {
         self->work();
-        self->value.emplace();
+        ::new (static_cast<void*>(std::addressof(self->value))) stored_t<T>();
       } else {
-        self->value.emplace(self->work());
+        ::new (static_cast<void*>(std::addressof(self->value))) stored_t<T>(self->work());
       }
     } catch (...) {
       self->err = error_from_current_exception();
+      if (!self->err) self->err = error("the work threw an error_exception holding no error");
     }
+    self->run = &deliver; // read by the loop thread after the inbox's lock
     self->owner->complete_external_work(self);
   }
 
@@ -82,19 +88,22 @@ struct pool_job_for final : pool_job {
   static void deliver(runnable* r) {
     auto* self = static_cast<pool_job_for*>(r);
     error e = std::move(self->err);
-    std::optional<stored_t<T>> v = std::move(self->value);
-    release_then_call(self, self->cb, [&](H& cb) {
-      if constexpr (std::is_void_v<T>) {
-        if (e)
+    if (e) {
+      release_then_call(self, self->cb, [&](H& cb) {
+        if constexpr (std::is_void_v<T>)
           fail<>(cb, std::move(e));
         else
-          succeed<>(cb);
-      } else {
-        if (e)
           fail<T>(cb, std::move(e));
-        else
-          succeed<T>(cb, std::move(*v));
-      }
+      });
+      return;
+    }
+    stored_t<T> v(std::move(self->value));
+    self->value.~stored_t<T>();
+    release_then_call(self, self->cb, [&](H& cb) {
+      if constexpr (std::is_void_v<T>)
+        succeed<>(cb);
+      else
+        succeed<T>(cb, std::move(v));
     });
   }
 };
@@ -156,16 +165,16 @@ public:
 private:
   void work_loop() {
     for (;;) {
-      detail::pool_job* job = nullptr;
+      detail::runnable* job = nullptr;
       {
         std::unique_lock<std::mutex> lock(mutex_);
         cv_.wait(lock, [this] { return head_ != nullptr || stopping_; });
         if (!head_) return; // stopping, nothing left
-        job = static_cast<detail::pool_job*>(head_);
+        job = head_;
         head_ = job->next;
         if (!head_) tail_ = nullptr;
       }
-      job->execute(job);
+      job->run(job); // the work; it then hands the job to its loop
     }
   }
 
