@@ -44,8 +44,6 @@ public:
 
   std::suspend_always initial_suspend() noexcept { return {}; }
 
-  void unhandled_exception() noexcept { exception_ = std::current_exception(); }
-
   void set_continuation(std::coroutine_handle<> c) noexcept {
     link_ = reinterpret_cast<std::uintptr_t>(c.address());
     mode_ = mode::awaited;
@@ -64,10 +62,14 @@ protected:
     return std::noop_coroutine();
   }
 
+  /// What a task<T>'s promise holds (task_promise<T>: one slot for the value
+  /// or the exception; it sits in the padding after mode_).
+  enum class held : std::uint8_t { nothing, value, exception };
+
   /// Awaiting coroutine (mode awaited) or a released callback (mode detached).
   std::uintptr_t link_ = 0;
   mode mode_ = mode::none;
-  std::exception_ptr exception_;
+  held held_ = held::nothing;
 
   template <class>
   friend class task_promise;
@@ -83,24 +85,38 @@ public:
     void await_resume() const noexcept { p->deliver_detached(); }
   };
 
+  task_promise() noexcept {}
+  task_promise(const task_promise&) = delete;
+  task_promise& operator=(const task_promise&) = delete;
+  ~task_promise() { clear(); }
+
   task<T> get_return_object() noexcept;
   final_awaiter final_suspend() noexcept { return {this}; }
 
-  void return_value(T value) noexcept(std::is_nothrow_move_constructible_v<T>) { value_.emplace(std::move(value)); }
+  void return_value(T value) noexcept(std::is_nothrow_move_constructible_v<T>) {
+    ::new (static_cast<void*>(std::addressof(value_))) T(std::move(value));
+    held_ = held::value;
+  }
+  /// Also after return_value, if destroying a local threw: the exception wins.
+  void unhandled_exception() noexcept {
+    clear();
+    ::new (static_cast<void*>(std::addressof(exception_))) std::exception_ptr(std::current_exception());
+    held_ = held::exception;
+  }
 
   /// The result, or the exception rethrown.
   T take() {
-    if (exception_) std::rethrow_exception(exception_);
-    return std::move(*value_);
+    if (held_ == held::exception) std::rethrow_exception(exception_);
+    return std::move(value_);
   }
   /// The result with any failure as a value.
   settled_t<T> take_settled() {
     if constexpr (std::is_same_v<T, error>) {
-      if (exception_) return error_from(exception_);
-      return std::move(*value_);
+      if (held_ == held::exception) return error_from(exception_);
+      return std::move(value_);
     } else {
-      if (exception_) return error_from(exception_);
-      return {error{}, std::move(*value_)};
+      if (held_ == held::exception) return error_from(exception_);
+      return {error{}, std::move(value_)};
     }
   }
 
@@ -113,7 +129,20 @@ public:
   void deliver_detached() noexcept;
 
 private:
-  std::optional<T> value_;
+  void clear() noexcept {
+    if (held_ == held::value)
+      value_.~T();
+    else if (held_ == held::exception)
+      exception_.~exception_ptr();
+    held_ = held::nothing;
+  }
+
+  // One slot: a task ends with a value or an exception, never both (16
+  // bytes less per frame than an optional beside an exception_ptr).
+  union {
+    T value_;
+    std::exception_ptr exception_;
+  };
 };
 
 template <>
@@ -129,6 +158,7 @@ public:
   task<void> get_return_object() noexcept;
   final_awaiter final_suspend() noexcept { return {this}; }
   void return_void() noexcept {}
+  void unhandled_exception() noexcept { exception_ = std::current_exception(); }
 
   void take() {
     if (exception_) std::rethrow_exception(exception_);
@@ -145,6 +175,9 @@ public:
     callback<> cb = callback<>::adopt_raw(link_);
     cb(take_settled());
   }
+
+private:
+  std::exception_ptr exception_;
 };
 
 template <class T>
@@ -173,11 +206,11 @@ struct detached_callback<result<U>> {
 template <class T>
 void task_promise<T>::deliver_detached() noexcept {
   auto cb = detached_callback<T>::type::adopt_raw(link_);
-  if (exception_) {
+  if (held_ == held::exception) {
     cb(error_from(exception_));
     return;
   }
-  T& value = *value_;
+  T& value = value_;
   if constexpr (std::is_same_v<T, error>) {
     cb(std::move(value));
   } else if constexpr (is_result<T>::value) {

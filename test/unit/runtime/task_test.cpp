@@ -178,3 +178,56 @@ TEST(task, a_detached_task_calls_back_and_then_frees_its_frame_and_parameters) {
   EXPECT_EQ(counted::active(), 0);
   EXPECT_EQ(detail::memory_snapshot().live_objects, before);
 }
+
+// A task ends with a value or an exception, never both: one slot holds
+// either (an optional beside an exception_ptr took 16 bytes more per frame).
+TEST(task, its_promise_keeps_the_value_or_the_exception_in_one_slot) {
+  EXPECT_EQ(sizeof(detail::task_promise<std::int64_t>), 24u) << "link, mode and what it holds, then one slot";
+  EXPECT_EQ(sizeof(detail::task_promise<void>), 24u);
+}
+
+namespace {
+struct throws_when_destroyed {
+  ~throws_when_destroyed() noexcept(false) { throw std::runtime_error("late"); }
+};
+} // namespace
+
+// co_return stores the value, then a local's destructor throws: the
+// exception takes the slot, and the value stored first is destroyed once.
+TEST(task, an_exception_after_co_return_replaces_the_value_and_destroys_it) {
+  using asyncshift::test::counted;
+  counted::reset();
+  auto body = []() -> task<counted> {
+    throws_when_destroyed guard;
+    co_return counted(5);
+  };
+  error got;
+  int value_id = -1;
+  {
+    task<counted> t = body();
+    start(std::move(t), [&](error e, counted c) {
+      got = std::move(e);
+      if (!got) value_id = c.id;
+    });
+  }
+  EXPECT_EQ(got.message(), "late");
+  EXPECT_EQ(value_id, -1);
+  EXPECT_EQ(counted::active(), 0) << "the value stored by co_return was destroyed";
+}
+
+TEST(task, a_value_moved_out_by_its_awaiter_is_destroyed_once) {
+  using asyncshift::test::counted;
+  counted::reset();
+  {
+    auto body = []() -> task<counted> { co_return counted(9); };
+    task<counted> t = body();
+    auto outer = [](task<counted> inner) -> task<int> {
+      counted c = co_await std::move(inner);
+      co_return c.id;
+    };
+    int got = 0;
+    start(outer(std::move(t)), [&](error, int v) { got = v; });
+    EXPECT_EQ(got, 9);
+  }
+  EXPECT_EQ(counted::active(), 0);
+}
