@@ -101,6 +101,16 @@ TEST(worker_pool, work_that_throws_an_error_exception_holding_no_error_still_fai
   EXPECT_EQ(value, -1);
 }
 
+TEST(worker_pool, work_without_a_value_succeeds_or_fails_its_callback) {
+  loop l(clock_kind::real);
+  std::string outcomes;
+  queue_work([] {}, [&](error e) { outcomes += e ? "fail " : "ok "; });
+  queue_work([] { throw std::runtime_error("void work failed"); },
+             callback<>([&](error e) { outcomes += e ? e.message() : std::string("ok"); }));
+  l.run();
+  EXPECT_EQ(outcomes, "ok void work failed");
+}
+
 TEST(worker_pool, a_lambda_that_takes_only_the_error_gets_the_works_exception) {
   loop l(clock_kind::real);
   std::string msg = "not called";
