@@ -4,7 +4,10 @@
 // a user continuation (copying the callback shares the block, so continuations
 // can capture it with [=] as JavaScript closures capture `done`), or borrows a
 // sink that lives somewhere else (an awaiter in a coroutine frame, a promise
-// state) and is never reference-counted: the pointer's low bit says which.
+// state) and is never reference-counted: the pointer's low bit says which
+// (set when it owns: copying or destroying a borrowing or empty callback, as
+// the [=] captures of callback-style code do at every step, is then one test
+// of that bit).
 // Borrowing is what lets a coroutine or a promise wait on a callback-style
 // operation without allocating.
 #pragma once
@@ -100,18 +103,19 @@ public:
              detail::continuation_for<std::decay_t<F>, T...>)
   callback(F&& f) // NOLINT: implicit, as a lambda converts to std::function
       : bits_(reinterpret_cast<std::uintptr_t>(
-            static_cast<handler_type*>(detail::pool_new<detail::owned_handler<std::decay_t<F>, T...>>(static_cast<F&&>(f))))) {}
+                  static_cast<handler_type*>(detail::pool_new<detail::owned_handler<std::decay_t<F>, T...>>(static_cast<F&&>(f)))) |
+              owned_bit) {}
 
   /// A callback that delivers to \p sink without owning it. The sink must
   /// outlive the call; copies of a borrowing callback never touch it.
   static callback borrow(handler_type* sink) noexcept {
     callback c;
-    c.bits_ = reinterpret_cast<std::uintptr_t>(sink) | borrowed_bit;
+    c.bits_ = reinterpret_cast<std::uintptr_t>(sink);
     return c;
   }
 
   ASYNCSHIFT_INLINE callback(const callback& other) noexcept : bits_(other.bits_) {
-    if (owned()) ++get()->refs;
+    if (owned()) ++owned_get()->refs;
   }
   ASYNCSHIFT_INLINE callback(callback&& other) noexcept : bits_(std::exchange(other.bits_, 0)) {}
   ASYNCSHIFT_INLINE callback& operator=(const callback& other) noexcept {
@@ -123,7 +127,7 @@ public:
     return *this;
   }
   ASYNCSHIFT_INLINE ~callback() {
-    if (owned() && --get()->refs == 0) get()->ops->destroy(get());
+    if (owned() && --owned_get()->refs == 0) owned_get()->ops->destroy(owned_get());
   }
   void swap(callback& other) noexcept { std::swap(bits_, other.bits_); }
 
@@ -133,6 +137,9 @@ public:
   /// callback object does not fit (a union in a coroutine promise), and takes
   /// it back. Each released word must be adopted exactly once.
   std::uintptr_t release_raw() noexcept { return std::exchange(bits_, 0); }
+  /// The word of a callback that owns one reference to \p h (which the
+  /// caller has taken), for adopt_raw.
+  static std::uintptr_t owning_word(handler_type* h) noexcept { return reinterpret_cast<std::uintptr_t>(h) | owned_bit; }
   static callback adopt_raw(std::uintptr_t bits) noexcept {
     callback c;
     c.bits_ = bits;
@@ -160,13 +167,13 @@ public:
 protected:
   /// The handler this callback delivers to (null when empty).
   handler_type* target() const noexcept { return get(); }
-  /// Whether it delivers to a sink it does not own (never when empty).
-  bool borrowed() const noexcept { return (bits_ & borrowed_bit) != 0; }
+  /// Whether it holds a reference to its handler.
+  bool owned() const noexcept { return (bits_ & owned_bit) != 0; }
 
 private:
-  static constexpr std::uintptr_t borrowed_bit = 1;
-  bool owned() const noexcept { return bits_ != 0 && (bits_ & borrowed_bit) == 0; }
-  handler_type* get() const noexcept { return reinterpret_cast<handler_type*>(bits_ & ~borrowed_bit); }
+  static constexpr std::uintptr_t owned_bit = 1;
+  handler_type* get() const noexcept { return reinterpret_cast<handler_type*>(bits_ & ~owned_bit); }
+  handler_type* owned_get() const noexcept { return reinterpret_cast<handler_type*>(bits_ - owned_bit); }
 
   std::uintptr_t bits_ = 0;
 };
@@ -226,8 +233,9 @@ public:
   /// no registers saved to destroy the callback after it); one that owns a
   /// reference keeps it through the call, for its destructor to drop.
   ASYNCSHIFT_INLINE void deliver_value_last(T... values) {
-    if (!this->borrowed()) return deliver_value(std::move(values)...);
+    if (this->owned()) return deliver_value(std::move(values)...);
     handler<T...>* h = target_for_call();
+    if (!h) return;
     this->release_raw();
     succeed_sink(h, std::move(values)...);
   }
@@ -398,7 +406,7 @@ template <class T, class State, class F, class Fail>
 void start_operation(State* s, F& start, Fail&& fail) {
   using callback_type = rebind_sink_t<State, callback_t<T>>;
   s->add_ref(); // the callback's reference
-  callback_type cb = callback_type::adopt_raw(reinterpret_cast<std::uintptr_t>(static_cast<handler_for<T>*>(s)));
+  callback_type cb = callback_type::adopt_raw(callback_t<T>::owning_word(static_cast<handler_for<T>*>(s)));
   auto go = [&] {
     if constexpr (std::is_invocable_v<F&, callback_type&&>)
       start(std::move(cb));

@@ -218,10 +218,15 @@ TEST(sink_callback, delivering_last_empties_a_borrowing_callback_and_an_owning_o
   EXPECT_EQ(p.errors, 0);
   EXPECT_FALSE(borrowed);
 
+  auto empty = value_probe_callback::adopt_raw(0); // neither borrows nor owns: the call is ignored
+  detail::succeed_last<std::int64_t>(empty, 3);
+  EXPECT_EQ(p.values, 1);
+  EXPECT_FALSE(empty);
+
   {
     auto* o = new owned_probe; // one reference: the callback's
     auto owned = detail::sink_callback<owned_probe, std::int64_t>::adopt_raw(
-        reinterpret_cast<std::uintptr_t>(static_cast<detail::handler<std::int64_t>*>(o)));
+        callback<std::int64_t>::owning_word(static_cast<detail::handler<std::int64_t>*>(o)));
     detail::succeed_last<std::int64_t>(owned, 2);
     EXPECT_EQ(owned_probe::values, 1);
     EXPECT_TRUE(owned_probe::alive_in_call);
