@@ -80,7 +80,7 @@ def find_gcc(build_dir):
 
 
 def compiled_binary(cxx, compiler, build_dir, workload, style, extra_sources=(), extra_flags=()):
-    """Builds <workload>_<style> with \p cxx from the same sources as the CMake build (cached by mtime)."""
+    """Builds <workload>_<style> with the compiler cxx from the same sources as the CMake build (cached by mtime)."""
     if style == "callback":
         source = os.path.join(ROOT, "bench", "workloads", workload + ".cpp")
     elif style.startswith("asio-"):
@@ -110,7 +110,7 @@ def compiled_binary(cxx, compiler, build_dir, workload, style, extra_sources=(),
 
 
 def style_binary(compiler, cxx, build_dir, workload, style, extra_flags=()):
-    """The benchmark binary of (workload, style), built here by \p cxx without the allocation counters."""
+    """The benchmark binary of (workload, style), built here by cxx[compiler] without the allocation counters."""
     return compiled_binary(cxx[compiler], compiler, build_dir, workload, style, extra_flags=extra_flags)
 
 

@@ -73,7 +73,7 @@ class Toolchain:
             return run(cmd, timeout, env)
 
     def newest_input(self, source):
-        """The newest mtime among \p source and the headers it can include (the
+        """The newest mtime among source and the headers it can include (the
         runtime's and the harness's): an object older than a header it was
         built from may disagree with new code on a layout."""
         newest = os.path.getmtime(source)
