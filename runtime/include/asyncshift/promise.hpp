@@ -413,9 +413,7 @@ private:
   /// as they have run (derived_flag says whether they are alive)...
   struct handlers_slot {
     template <class V, class E>
-    handlers_slot(V&& v, E&& e) {
-      ::new (static_cast<void*>(std::addressof(h))) handlers{static_cast<V&&>(v), static_cast<E&&>(e)};
-    }
+    handlers_slot(V&& v, E&& e) : h{static_cast<V&&>(v), static_cast<E&&>(e)} {}
     ~handlers_slot() {}
     void destroy() noexcept { h.~handlers(); }
     union {
