@@ -127,6 +127,10 @@ public:
     }
   }
   ~loop() {
+    // A pool thread that handed back the last completion may still be in
+    // complete_external_work, waking a loop that has since run it: a few
+    // instructions, waited out here.
+    while (notifiers_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
     for (auto& w : std::exchange(rejections_, {})) w.check(w.state, false);
     if (detail::tl_loop == this) detail::tl_loop = previous_;
   }
@@ -213,19 +217,34 @@ public:
     schedule(detail::pool_new<detail::runnable_fn<F>>(std::move(f)), delay_ns);
   }
 
-  /// Keeps the loop alive while work on other threads is outstanding.
-  void add_external_work() noexcept { external_.fetch_add(1, std::memory_order_relaxed); }
-  /// Called from any thread: hands \p r back to the loop and ends one piece of
-  /// external work. \p r->ctx must have been set by the caller.
+  /// Keeps the loop alive while work on other threads is outstanding. Call
+  /// from the loop's thread.
+  void add_external_work() noexcept { ++external_; }
+  /// Called from any thread: hands \p r back to the loop, which runs it and
+  /// counts one piece of external work done. \p r->ctx must have been set by
+  /// the caller.
+  ///
+  /// Lock-free: \p r is pushed onto the inbox (a stack the loop takes whole
+  /// and reverses), and the loop is woken only if it is asleep, so that a
+  /// million completions do not take a mutex a million times (fanout_pool).
+  /// The push and the check of `inbox_sleeping_` pair with the loop's store
+  /// of the flag and its check of the inbox (both sequentially consistent):
+  /// either this thread sees the loop asleep and wakes it, or the loop sees
+  /// the push and does not sleep. The loop counts the work done itself, when
+  /// it takes \p r, so it never waits for a count that no push announces;
+  /// and `notifiers_` keeps it from being destroyed while this thread still
+  /// looks at it after the push.
   void complete_external_work(detail::runnable* r) {
-    // Notify under the lock: once the loop sees the work it may finish and be
-    // destroyed, and it cannot get past the mutex before this thread is done
-    // with everything but the unlock (which POSIX lets race with destruction).
-    std::lock_guard<std::mutex> lock(inbox_mutex_);
-    inbox_.push(r);
-    inbox_pending_.store(true, std::memory_order_release);
-    external_.fetch_sub(1, std::memory_order_acq_rel);
-    inbox_cv_.notify_one();
+    notifiers_.fetch_add(1, std::memory_order_relaxed); // published by the push
+    detail::runnable* head = inbox_head_.load(std::memory_order_relaxed);
+    do {
+      r->next = head;
+    } while (!inbox_head_.compare_exchange_weak(head, r, std::memory_order_seq_cst, std::memory_order_relaxed));
+    if (inbox_sleeping_.load(std::memory_order_seq_cst)) {
+      std::lock_guard<std::mutex> lock(inbox_mutex_);
+      inbox_cv_.notify_one();
+    }
+    notifiers_.fetch_sub(1, std::memory_order_release); // the last touch
   }
 
   /// Runs until no work is left.
@@ -325,7 +344,7 @@ private:
   }
 
   void run_ready() {
-    if (inbox_pending_.load(std::memory_order_acquire)) take_inbox();
+    if (inbox_head_.load(std::memory_order_relaxed)) take_inbox();
     // Only what was queued before this turn (up to the tail it began with):
     // work posted now runs next turn.
     if (ready_.empty()) return;
@@ -387,15 +406,24 @@ private:
     return best;
   }
 
-  void take_inbox() {
-    std::lock_guard<std::mutex> lock(inbox_mutex_);
-    ready_.append(inbox_);
-    inbox_pending_.store(false, std::memory_order_relaxed);
+  /// Moves what other threads completed to the ready queue, oldest first.
+  [[gnu::noinline]] void take_inbox() {
+    detail::runnable* r = inbox_head_.exchange(nullptr, std::memory_order_acquire);
+    detail::runnable_fifo taken;
+    taken.tail = r; // the newest is the stack's head: reversed, it is the tail
+    while (r) {
+      detail::runnable* next = r->next;
+      r->next = taken.head;
+      taken.head = r;
+      r = next;
+      --external_; // one piece of external work is back
+    }
+    ready_.append(taken);
   }
 
   /// Waits until something can run. Returns false when the loop is finished.
   bool wait_for_work() {
-    const bool external = external_.load(std::memory_order_acquire) != 0 || inbox_pending_.load(std::memory_order_acquire);
+    const bool external = external_ != 0; // work not yet back from other threads
     const bool timers = has_timers();
     if (!timers && !external) return false;
     const std::int64_t due = next_due();
@@ -419,12 +447,15 @@ private:
 
   void wait_inbox_until(std::int64_t due) {
     std::unique_lock<std::mutex> lock(inbox_mutex_);
-    auto ready = [&] { return inbox_pending_.load(std::memory_order_acquire); };
+    inbox_sleeping_.store(true, std::memory_order_seq_cst); // see complete_external_work
+    auto ready = [&] { return inbox_head_.load(std::memory_order_seq_cst) != nullptr; };
     if (due == INT64_MAX)
       inbox_cv_.wait(lock, ready);
     else
       inbox_cv_.wait_until(lock, epoch_ + std::chrono::nanoseconds(due), ready);
+    inbox_sleeping_.store(false, std::memory_order_relaxed);
   }
+
 
   // These two are out of line and cold: inlined, they made every caller of
   // current() and queue_microtask (every promise settlement) save registers
@@ -460,11 +491,14 @@ private:
   std::size_t micro_head_ = 0;
   std::size_t micro_count_ = 0;
 
-  std::atomic<std::size_t> external_{0};
-  std::atomic<bool> inbox_pending_{false};
+  std::size_t external_ = 0; // external work not yet taken from the inbox
+  std::atomic<unsigned> notifiers_{0}; // threads inside complete_external_work
+  // Completions from other threads: a lock-free stack, newest first. The
+  // mutex and the condition variable only put the loop to sleep and wake it.
+  std::atomic<detail::runnable*> inbox_head_{nullptr};
+  std::atomic<bool> inbox_sleeping_{false};
   std::mutex inbox_mutex_;
   std::condition_variable inbox_cv_;
-  detail::runnable_fifo inbox_;
 
   std::vector<std::function<void()>> end_hooks_;
   std::vector<rejection_watch> rejections_;

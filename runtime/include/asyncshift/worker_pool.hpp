@@ -13,9 +13,9 @@
 // Thread safety: only the work functor runs on the pool thread. The
 // callback — whose reference count, like everything on the loop, is not
 // atomic — is created, called and destroyed on the loop thread; so are the
-// job block and the functor itself. The hand-off back is the loop's locked
-// inbox (loop::complete_external_work), which also keeps run() from
-// returning while work is outstanding.
+// job block and the functor itself. The hand-off back is the loop's
+// lock-free inbox (loop::complete_external_work), which also keeps run()
+// from returning while work is outstanding.
 #pragma once
 
 #include "asyncshift/callback.hpp"
@@ -26,6 +26,7 @@
 #include "asyncshift/error.hpp"
 #include "asyncshift/loop.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
@@ -121,6 +122,7 @@ public:
   /// Starts \p threads threads (libuv's default is 4).
   explicit worker_pool(unsigned threads = 4) {
     if (threads == 0) threads = 1;
+    divisor_ = 2 * threads;
     threads_.reserve(threads);
     for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { work_loop(); });
   }
@@ -155,6 +157,7 @@ public:
     auto* job = detail::pool_new<detail::pool_job_for<Work, T, H>>(std::move(work), std::move(cb), &l);
     job->ctx = current_context(); // complete_external_work expects it set
     l.add_external_work();
+    bool wake;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       job->next = nullptr;
@@ -163,23 +166,61 @@ public:
       else
         head_ = job;
       tail_ = job;
+      ++queued_;
+      wake = idle_ != 0 && !waking_;
+      if (wake) waking_ = true;
     }
-    cv_.notify_one();
+    if (wake) cv_.notify_one();
   }
 
 private:
+  /// Takes a share of the queue at a time, as OpenMP's guided schedule does:
+  /// about 1/(2 x threads) of what is queued, at least one and at most 32.
+  /// A burst of small jobs (fanout_pool: a million) then takes the mutex a
+  /// few times per 32 jobs instead of once per job, while a short queue, or
+  /// a queue of long jobs near its end, is still dealt out one at a time.
+  ///
+  /// At most one thread is being woken at a time (`waking_`): a thread that
+  /// wakes and finds more work queued wakes the next. Waking a sleeping
+  /// thread for every job instead (libuv's rule) made a burst of small jobs
+  /// a storm of futex calls and context switches: the threads emptied the
+  /// queue faster than the loop filled it, went to sleep, and were woken
+  /// for one job each.
   void work_loop() {
     for (;;) {
-      detail::runnable* job = nullptr;
+      detail::runnable* first = nullptr;
+      bool wake_next = false;
       {
         std::unique_lock<std::mutex> lock(mutex_);
-        cv_.wait(lock, [this] { return head_ != nullptr || stopping_; });
+        while (!head_ && !stopping_) {
+          ++idle_;
+          cv_.wait(lock);
+          --idle_;
+          // Whoever got up (the one notified, or one woken spuriously while
+          // it was) is up: the next job may wake another. Cleared on every
+          // return from wait, even with nothing to take, or a notification
+          // spent on a thread that found the queue empty would leave
+          // waking_ set and the queue asleep for good.
+          waking_ = false;
+        }
         if (!head_) return; // stopping, nothing left
-        job = head_;
-        head_ = job->next;
+        std::size_t take = std::clamp<std::size_t>(queued_ / divisor_, 1, 32);
+        queued_ -= take;
+        first = head_;
+        detail::runnable* last = first;
+        while (--take != 0) last = last->next;
+        head_ = last->next;
         if (!head_) tail_ = nullptr;
+        last->next = nullptr;
+        wake_next = head_ && idle_ != 0 && !waking_;
+        if (wake_next) waking_ = true;
       }
-      job->run(job); // the work; it then hands the job to its loop
+      if (wake_next) cv_.notify_one();
+      while (first) {
+        detail::runnable* job = first;
+        first = job->next; // read first: the job goes to its loop, which may free it
+        job->run(job);     // the work; it then hands the job to its loop
+      }
     }
   }
 
@@ -187,6 +228,10 @@ private:
   std::condition_variable cv_;
   detail::runnable* head_ = nullptr;
   detail::runnable* tail_ = nullptr;
+  std::size_t queued_ = 0; // jobs in the queue
+  unsigned idle_ = 0;      // threads waiting for a job
+  bool waking_ = false;    // one of them has been notified and is not up yet
+  std::size_t divisor_ = 2; // twice the number of threads
   bool stopping_ = false;
   std::vector<std::thread> threads_;
 };
