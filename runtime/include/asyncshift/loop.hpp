@@ -456,7 +456,6 @@ private:
     inbox_sleeping_.store(false, std::memory_order_relaxed);
   }
 
-
   // These two are out of line and cold: inlined, they made every caller of
   // current() and queue_microtask (every promise settlement) save registers
   // for paths that run a few times per thread.
