@@ -69,7 +69,7 @@ test-sanitize: configure
 	  ctest --test-dir build-asan --output-on-failure -j $$(nproc)
 	@cmake -S . -B build-tsan $(SANITIZE_CMAKE) -DCMAKE_CXX_FLAGS="-fsanitize=thread -fno-omit-frame-pointer"
 	@cmake --build build-tsan --target asyncshift_runtime_thread_tests
-	@TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R '^worker_pool\.'
+	@TSAN_OPTIONS=halt_on_error=1 ctest --test-dir build-tsan --output-on-failure -R '^(worker_pool|loop_inbox)\.'
 	@# Generated workloads: every style of 20 generated programs, built with
 	@# ASan+UBSan, run with error injection; leaks and UB fail the program.
 	@cmake --build $(BUILD) --target asyncshift_tool

@@ -300,3 +300,45 @@ TEST(worker_pool, bursts_of_every_size_all_complete_whatever_the_threads_find_em
   EXPECT_LE(rounds_left, 0);
   EXPECT_EQ(sum, expected);
 }
+
+namespace {
+/// A completion handed to the loop by hand: records which thread ran it.
+struct counted_completion : detail::runnable {
+  int* ran = nullptr;
+  std::thread::id* ran_on = nullptr;
+  counted_completion() {
+    run = [](detail::runnable* self) {
+      auto* me = static_cast<counted_completion*>(self);
+      ++*me->ran;
+      *me->ran_on = std::this_thread::get_id();
+    };
+  }
+};
+} // namespace
+
+TEST(loop_inbox, completions_pushed_by_many_threads_at_once_all_run_on_the_loop_and_it_waits_for_the_last) {
+  // The inbox is a lock-free stack that several threads push onto while the
+  // loop takes from it and sleeps between batches; the loop counts the work
+  // back as it takes it, so run() returns only after the last completion.
+  // The last thread starts late, so the loop has to sleep and be woken.
+  loop l(clock_kind::real);
+  constexpr int threads = 4, per_thread = 20000;
+  std::vector<counted_completion> completions(threads * per_thread);
+  int ran = 0;
+  std::vector<std::thread::id> ran_on(completions.size());
+  for (std::size_t i = 0; i < completions.size(); ++i) {
+    completions[i].ran = &ran;
+    completions[i].ran_on = &ran_on[i];
+    l.add_external_work();
+  }
+  std::vector<std::thread> pushers;
+  for (int t = 0; t < threads; ++t)
+    pushers.emplace_back([&, t] {
+      if (t == threads - 1) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      for (int i = 0; i < per_thread; ++i) l.complete_external_work(&completions[static_cast<std::size_t>(t * per_thread + i)]);
+    });
+  l.run();
+  for (auto& p : pushers) p.join();
+  EXPECT_EQ(ran, threads * per_thread);
+  for (const auto& id : ran_on) ASSERT_EQ(id, std::this_thread::get_id());
+}
