@@ -316,25 +316,20 @@ template <class T, class U, class OnValue, class OnError>
 class then_fstate final : public future_state<U>, public future_continuation {
 public:
   template <class V, class E>
-  then_fstate(V&& v, E&& e) : future_state<U>(&ops_) {
-    ::new (static_cast<void*>(std::addressof(handlers_))) handlers{static_cast<V&&>(v), static_cast<E&&>(e)};
+  then_fstate(V&& v, E&& e) : future_state<U>(&ops_), handlers_(static_cast<V&&>(v), static_cast<E&&>(e)) {
     this->derived_flag = true; // the handlers are alive
     this->fire = &fire_then;
   }
   ~then_fstate() {
-    if (this->derived_flag) handlers_.~handlers();
+    if (this->derived_flag) handlers_.destroy();
   }
 
 private:
-  struct handlers {
-    [[no_unique_address]] OnValue on_value;
-    [[no_unique_address]] OnError on_error;
-  };
 
   void drop_handlers() noexcept {
     if (this->derived_flag) {
       this->derived_flag = false;
-      handlers_.~handlers();
+      handlers_.destroy();
     }
   }
 
@@ -371,7 +366,7 @@ private:
       return {};
     }
     sink out{self};
-    run_handler<T>(*src, self->handlers_.on_value, self->handlers_.on_error, out);
+    run_handler<T>(*src, self->handlers_.h.on_value, self->handlers_.h.on_error, out);
     src->release();
     if (out.forwarded) return {}; // self now belongs to the adopted future: do not touch it
     return self->hand_on();
@@ -400,9 +395,7 @@ private:
   static void destroy(handler_for<U>* h) noexcept { pool_delete(static_cast<then_fstate*>(h)); }
   static constexpr handler_ops_for<U> ops_ = future_state_ops<U, future_state<U>>(&destroy);
 
-  union {
-    handlers handlers_;
-  };
+  [[no_unique_address]] handlers_slot_t<OnValue, OnError> handlers_;
 
   template <class>
   friend class asyncshift::future;

@@ -404,34 +404,6 @@ public:
   }
 
 private:
-  struct handlers {
-    [[no_unique_address]] OnValue on_value;
-    [[no_unique_address]] OnError on_error;
-  };
-
-  /// Where the handlers live: in a union, so that they are destroyed as soon
-  /// as they have run (derived_flag says whether they are alive)...
-  struct handlers_slot {
-    template <class V, class E>
-    handlers_slot(V&& v, E&& e) : h{static_cast<V&&>(v), static_cast<E&&>(e)} {}
-    ~handlers_slot() {}
-    void destroy() noexcept { h.~handlers(); }
-    union {
-      handlers h;
-    };
-  };
-  /// ...or, when they hold nothing (a handler that captures nothing, beside
-  /// pass_through), in no bytes at all: a union is never empty, and such a
-  /// state would carry a word for them.
-  struct empty_handlers_slot {
-    template <class V, class E>
-    empty_handlers_slot(V&& v, E&& e) : h{static_cast<V&&>(v), static_cast<E&&>(e)} {}
-    void destroy() noexcept {}
-    [[no_unique_address]] handlers h;
-  };
-  using slot_type = std::conditional_t<std::is_empty_v<handlers> && std::is_trivially_destructible_v<handlers>,
-                                       empty_handlers_slot, handlers_slot>;
-
   void drop_handlers() noexcept {
     if (this->derived_flag) {
       this->derived_flag = false;
@@ -562,7 +534,7 @@ private:
   static void destroy(handler_for<U>* h) noexcept { pool_delete(static_cast<then_state*>(h)); }
   static constexpr handler_ops_for<U> ops_ = state_ops<U, promise_state<U>>(&destroy);
 
-  [[no_unique_address]] slot_type handlers_;
+  [[no_unique_address]] handlers_slot_t<OnValue, OnError> handlers_;
 };
 
 /// then_callback's reaction: delivers the outcome to a callback.

@@ -261,6 +261,18 @@ TEST(future, co_await_of_a_failed_future_throws_and_settle_returns_the_error) {
 
 // ---- lifetimes --------------------------------------------------------------
 
+TEST(future_layout, a_then_whose_handler_captures_nothing_keeps_no_bytes_for_it) {
+  // A state that is also the continuation of its source, and the handlers:
+  // none when they hold nothing (as promise's then states since Round 18; a
+  // union for them always took a word).
+  auto nothing = [](std::int64_t v) { return v; };
+  auto one_word = [w = std::int64_t{1}](std::int64_t v) { return v + w; };
+  using empty_then = detail::then_fstate<std::int64_t, std::int64_t, decltype(nothing), detail::pass_through>;
+  using word_then = detail::then_fstate<std::int64_t, std::int64_t, decltype(one_word), detail::pass_through>;
+  EXPECT_EQ(sizeof(empty_then), sizeof(detail::future_state<std::int64_t>) + sizeof(detail::future_continuation));
+  EXPECT_EQ(sizeof(word_then), sizeof(empty_then) + sizeof(std::int64_t));
+}
+
 TEST(future_lifetime, a_value_passes_along_a_chain_by_moves_only) {
   counted::reset();
   {

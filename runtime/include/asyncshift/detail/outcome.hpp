@@ -121,4 +121,38 @@ error_result_t<G> invoke_with_error(G& g, error& e, bool may_move) {
 /// Marks "no handler here": the outcome passes through unchanged.
 struct pass_through {};
 
+/// The two handlers of a `then` state (promise and future alike).
+template <class OnValue, class OnError>
+struct then_handlers {
+  [[no_unique_address]] OnValue on_value;
+  [[no_unique_address]] OnError on_error;
+};
+
+/// Where a `then` state keeps its handlers: in a union, so that they are
+/// destroyed as soon as they have run (the state's derived_flag says whether
+/// they are alive)...
+template <class H>
+struct handlers_slot {
+  template <class V, class E>
+  handlers_slot(V&& v, E&& e) : h{static_cast<V&&>(v), static_cast<E&&>(e)} {}
+  ~handlers_slot() {}
+  void destroy() noexcept { h.~H(); }
+  union {
+    H h;
+  };
+};
+/// ...or, when they hold nothing (a handler that captures nothing, beside
+/// pass_through), in no bytes at all: a union is never empty, and such a
+/// state would carry a word for them.
+template <class H>
+struct empty_handlers_slot {
+  template <class V, class E>
+  empty_handlers_slot(V&& v, E&& e) : h{static_cast<V&&>(v), static_cast<E&&>(e)} {}
+  void destroy() noexcept {}
+  [[no_unique_address]] H h;
+};
+template <class OnValue, class OnError, class H = then_handlers<OnValue, OnError>>
+using handlers_slot_t =
+    std::conditional_t<std::is_empty_v<H> && std::is_trivially_destructible_v<H>, empty_handlers_slot<H>, handlers_slot<H>>;
+
 } // namespace asyncshift::detail
