@@ -137,13 +137,15 @@ public:
   /// callback object does not fit (a union in a coroutine promise), and takes
   /// it back. Each released word must be adopted exactly once.
   std::uintptr_t release_raw() noexcept { return std::exchange(bits_, 0); }
-  /// The word of a callback that owns one reference to \p h (which the
-  /// caller has taken), for adopt_raw.
-  static std::uintptr_t owning_word(handler_type* h) noexcept { return reinterpret_cast<std::uintptr_t>(h) | owned_bit; }
   static callback adopt_raw(std::uintptr_t bits) noexcept {
     callback c;
     c.bits_ = bits;
     return c;
+  }
+  /// A callback owning one reference to \p h, which the caller has taken
+  /// (a state that delivers to itself: add_ref, then adopt_owning(this)).
+  static callback adopt_owning(handler_type* h) noexcept {
+    return adopt_raw(reinterpret_cast<std::uintptr_t>(h) | owned_bit);
   }
 
   /// Delivers the outcome.
@@ -211,6 +213,8 @@ public:
   static sink_callback borrow(handler<T...>* sink) noexcept { return sink_callback(base::borrow(sink)); }
   /// Adopts a word from callback::release_raw (or made the same way).
   static sink_callback adopt_raw(std::uintptr_t bits) noexcept { return sink_callback(base::adopt_raw(bits)); }
+  /// Owns one reference to \p sink, which the caller has taken, as callback::adopt_owning.
+  static sink_callback adopt_owning(handler<T...>* sink) noexcept { return sink_callback(base::adopt_owning(sink)); }
 
   ASYNCSHIFT_INLINE void operator()(error e, T... values) const {
     if (handler<T...>* h = target_for_call())
@@ -406,7 +410,7 @@ template <class T, class State, class F, class Fail>
 void start_operation(State* s, F& start, Fail&& fail) {
   using callback_type = rebind_sink_t<State, callback_t<T>>;
   s->add_ref(); // the callback's reference
-  callback_type cb = callback_type::adopt_raw(callback_t<T>::owning_word(static_cast<handler_for<T>*>(s)));
+  callback_type cb = callback_type::adopt_owning(static_cast<handler_for<T>*>(s));
   auto go = [&] {
     if constexpr (std::is_invocable_v<F&, callback_type&&>)
       start(std::move(cb));

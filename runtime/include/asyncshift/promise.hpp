@@ -512,7 +512,7 @@ private:
         std::remove_cvref_t<R> x = call();
         drop_handlers();
         this->add_ref();
-        auto cb = callback_t<U>::adopt_raw(callback_t<U>::owning_word(static_cast<handler_for<U>*>(this)));
+        auto cb = callback_t<U>::adopt_owning(static_cast<handler_for<U>*>(this));
         std::move(x).then_callback(std::move(cb));
       } else {
         static_assert(!std::is_void_v<U>, "this handler must return nothing (or a promise<void>), like the other one");

@@ -225,8 +225,7 @@ TEST(sink_callback, delivering_last_empties_a_borrowing_callback_and_an_owning_o
 
   {
     auto* o = new owned_probe; // one reference: the callback's
-    auto owned = detail::sink_callback<owned_probe, std::int64_t>::adopt_raw(
-        callback<std::int64_t>::owning_word(static_cast<detail::handler<std::int64_t>*>(o)));
+    auto owned = detail::sink_callback<owned_probe, std::int64_t>::adopt_owning(o);
     detail::succeed_last<std::int64_t>(owned, 2);
     EXPECT_EQ(owned_probe::values, 1);
     EXPECT_TRUE(owned_probe::alive_in_call);
