@@ -127,6 +127,11 @@ public:
     }
   }
   ~loop() {
+    // Work still out on other threads (a continuation threw out of run(),
+    // or run() was never called) would be handed back to freed memory: it is
+    // waited for, and discarded (see discarding()).
+    if (external_ != 0) [[unlikely]]
+      discard_external_work();
     // A pool thread that handed back the last completion may still be in
     // complete_external_work, waking a loop that has since run it: a few
     // instructions, waited out here.
@@ -220,9 +225,16 @@ public:
   /// Keeps the loop alive while work on other threads is outstanding. Call
   /// from the loop's thread.
   void add_external_work() noexcept { ++external_; }
+  /// True while the loop's destructor takes back work that was still out on
+  /// other threads: a runnable handed back then is run once so that it frees
+  /// itself, and must not call anything else (a pool job destroys its
+  /// handler uncalled, as Asio's io_context destroys the handlers it never
+  /// ran).
+  bool discarding() const noexcept { return discarding_; }
   /// Called from any thread: hands \p r back to the loop, which runs it and
   /// counts one piece of external work done. \p r->ctx must have been set by
-  /// the caller.
+  /// the caller. The loop's destructor waits for every piece of external
+  /// work to come back (and runs it with discarding() true).
   ///
   /// Lock-free: \p r is pushed onto the inbox (a stack the loop takes whole
   /// and reverses), and the loop is woken only if it is asleep, so that a
@@ -421,6 +433,26 @@ private:
     ready_.append(taken);
   }
 
+  /// For ~loop: waits until every piece of external work is back, and runs
+  /// each with discarding() true (it frees itself), not in order with
+  /// anything else: what was already queued here stays unrun.
+  [[gnu::noinline, gnu::cold]] void discard_external_work() noexcept {
+    discarding_ = true;
+    while (external_ != 0) {
+      detail::runnable* r = inbox_head_.exchange(nullptr, std::memory_order_acquire);
+      if (!r) {
+        wait_inbox_until(INT64_MAX);
+        continue;
+      }
+      while (r) {
+        detail::runnable* next = r->next; // read first: r frees itself
+        --external_;
+        r->run(r);
+        r = next;
+      }
+    }
+  }
+
   /// Waits until something can run. Returns false when the loop is finished.
   bool wait_for_work() {
     const bool external = external_ != 0; // work not yet back from other threads
@@ -504,6 +536,7 @@ private:
   std::uint64_t unhandled_rejections_ = 0;
   loop* previous_ = nullptr;
   bool fallback_ = false;
+  bool discarding_ = false; // in ~loop, taking back outstanding external work
 };
 
 } // namespace asyncshift

@@ -15,7 +15,9 @@
 // atomic — is created, called and destroyed on the loop thread; so are the
 // job block and the functor itself. The hand-off back is the loop's
 // lock-free inbox (loop::complete_external_work), which also keeps run()
-// from returning while work is outstanding.
+// from returning while work is outstanding. A loop destroyed while its jobs
+// are still out (a continuation threw out of run(), or run() was never
+// called) waits for them and destroys their handlers uncalled.
 #pragma once
 
 #include "asyncshift/callback.hpp"
@@ -68,6 +70,14 @@ struct pool_job_for final : runnable {
   /// After a delivery, which moved the outcome out and destroyed it.
   ~pool_job_for() {}
 
+  /// Back on a loop that is being destroyed (loop::discarding): the outcome
+  /// and the handler are destroyed, the handler uncalled.
+  template <class Outcome>
+  [[gnu::cold, gnu::noinline]] static void discard(pool_job_for* self, Outcome& outcome) noexcept {
+    outcome.~Outcome();
+    pool_delete(self);
+  }
+
   /// On a pool thread.
   static void execute(runnable* r) noexcept {
     auto* self = static_cast<pool_job_for*>(r);
@@ -91,6 +101,8 @@ struct pool_job_for final : runnable {
   /// Back on the loop thread: the work returned.
   static void deliver_value(runnable* r) {
     auto* self = static_cast<pool_job_for*>(r);
+    if (self->owner->discarding()) [[unlikely]]
+      return discard(self, self->value);
     stored_t<T> v(std::move(self->value));
     self->value.~stored_t<T>();
     release_then_call(self, self->cb, [&](H& cb) {
@@ -103,6 +115,8 @@ struct pool_job_for final : runnable {
   /// Back on the loop thread: the work threw.
   static void deliver_error(runnable* r) {
     auto* self = static_cast<pool_job_for*>(r);
+    if (self->owner->discarding()) [[unlikely]]
+      return discard(self, self->err);
     error e(std::move(self->err));
     self->err.~error();
     release_then_call(self, self->cb, [&](H& cb) {

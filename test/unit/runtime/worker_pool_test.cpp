@@ -18,6 +18,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -299,6 +300,57 @@ TEST(worker_pool, bursts_of_every_size_all_complete_whatever_the_threads_find_em
   l.run();
   EXPECT_LE(rounds_left, 0);
   EXPECT_EQ(sum, expected);
+}
+
+TEST(worker_pool, a_loop_destroyed_after_run_threw_waits_for_work_still_out_and_destroys_its_handler_uncalled) {
+  // A continuation throws out of run() while another job is still on a pool
+  // thread, and the loop goes out of scope. The job must not be handed back
+  // to freed memory: ~loop waits for it and destroys its handler, uncalled.
+  auto token = std::make_shared<int>(0); // held by the slow job's handler
+  bool called = false;
+  std::atomic<bool> go{false};
+  std::thread releaser;
+  {
+    loop l(clock_kind::real);
+    queue_work(
+        [&go] {
+          while (!go.load()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          return 1;
+        },
+        [&called, token](error, int) { called = true; });
+    queue_work([] { return 2; }, [](error, int) { throw std::runtime_error("continuation threw"); });
+    EXPECT_THROW(l.run(), std::runtime_error);
+    EXPECT_EQ(token.use_count(), 2); // the slow job is still out
+    releaser = std::thread([&go] {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      go.store(true);
+    });
+  }
+  EXPECT_EQ(token.use_count(), 1); // back, and its handler destroyed
+  EXPECT_FALSE(called);
+  releaser.join();
+}
+
+TEST(worker_pool, a_loop_destroyed_without_running_waits_for_its_jobs_values_and_errors_alike) {
+  auto token = std::make_shared<int>(0);
+  int called = 0;
+  {
+    loop l(clock_kind::real);
+    queue_work(
+        [] {
+          std::this_thread::sleep_for(std::chrono::milliseconds(30));
+          return 1;
+        },
+        [&called, token](error, int) { ++called; });
+    queue_work(
+        []() -> int {
+          std::this_thread::sleep_for(std::chrono::milliseconds(30));
+          throw std::runtime_error("work failed");
+        },
+        [&called, token](error, int) { ++called; });
+  } // never run
+  EXPECT_EQ(token.use_count(), 1);
+  EXPECT_EQ(called, 0);
 }
 
 namespace {
