@@ -134,11 +134,12 @@ struct pool_job_for final : runnable {
 class worker_pool {
 public:
   /// Starts \p threads threads (libuv's default is 4).
-  explicit worker_pool(unsigned threads = 4) {
+  explicit worker_pool(unsigned threads = 4) : divisor_(2 * std::max(threads, 1u)) {
     if (threads == 0) threads = 1;
-    divisor_ = 2 * threads;
+    shares_.reserve(threads);
+    for (unsigned i = 0; i < threads; ++i) shares_.push_back(std::make_unique<share>());
     threads_.reserve(threads);
-    for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this] { work_loop(); });
+    for (unsigned i = 0; i < threads; ++i) threads_.emplace_back([this, i] { work_loop(*shares_[i]); });
   }
   /// Finishes the queued work, then joins the threads.
   ~worker_pool() {
@@ -188,54 +189,138 @@ public:
   }
 
 private:
-  /// Takes a share of the queue at a time, as OpenMP's guided schedule does:
-  /// about 1/(2 x threads) of what is queued, at least one and at most 32.
-  /// A burst of small jobs (fanout_pool: a million) then takes the mutex a
-  /// few times per 32 jobs instead of once per job, while a short queue, or
-  /// a queue of long jobs near its end, is still dealt out one at a time.
+  /// The jobs a thread took from the queue and has not started yet. Its
+  /// owner takes them one at a time under the share's own mutex, which no
+  /// other thread wants while there is work in the queue; a thread that finds
+  /// the queue empty takes the older half of another's share (work
+  /// stealing), so no job waits in a busy thread's share while a thread is
+  /// idle, even one whose owner is blocked in a job that waits for it.
+  struct share {
+    std::mutex mutex;
+    detail::runnable* head = nullptr;
+    detail::runnable* tail = nullptr;
+    std::size_t count = 0;
+  };
+
+  /// A thread takes a share of the queue at a time, as OpenMP's guided
+  /// schedule does: about 1/(2 x threads) of what is queued, at least one
+  /// and at most 32. A burst of small jobs (fanout_pool: a million) then
+  /// takes the pool's mutex a few times per 32 jobs instead of once per job,
+  /// while a short queue, or a queue of long jobs near its end, is still
+  /// dealt out one at a time. A share is not private: see `share`.
   ///
   /// At most one thread is being woken at a time (`waking_`): a thread that
-  /// wakes and finds more work queued wakes the next. Waking a sleeping
-  /// thread for every job instead (libuv's rule) made a burst of small jobs
-  /// a storm of futex calls and context switches: the threads emptied the
-  /// queue faster than the loop filled it, went to sleep, and were woken
-  /// for one job each.
-  void work_loop() {
+  /// wakes and finds more work (in the queue, or in a share) wakes the next.
+  /// Waking a sleeping thread for every job instead (libuv's rule) made a
+  /// burst of small jobs a storm of futex calls and context switches: the
+  /// threads emptied the queue faster than the loop filled it, went to
+  /// sleep, and were woken for one job each.
+  ///
+  /// A thread sleeps only after it found the queue and every share empty,
+  /// under the pool's mutex; work is added to the queue or to a share only
+  /// under that mutex, by a thread that then wakes a sleeper if there is one.
+  void work_loop(share& mine) {
     for (;;) {
-      detail::runnable* first = nullptr;
-      bool wake_next = false;
-      {
-        std::unique_lock<std::mutex> lock(mutex_);
-        while (!head_ && !stopping_) {
-          ++idle_;
-          cv_.wait(lock);
-          --idle_;
-          // Whoever got up (the one notified, or one woken spuriously while
-          // it was) is up: the next job may wake another. Cleared on every
-          // return from wait, even with nothing to take, or a notification
-          // spent on a thread that found the queue empty would leave
-          // waking_ set and the queue asleep for good.
-          waking_ = false;
-        }
-        if (!head_) return; // stopping, nothing left
-        std::size_t take = std::clamp<std::size_t>(queued_ / divisor_, 1, 32);
-        queued_ -= take;
-        first = head_;
-        detail::runnable* last = first;
-        while (--take != 0) last = last->next;
-        head_ = last->next;
-        if (!head_) tail_ = nullptr;
-        last->next = nullptr;
-        wake_next = head_ && idle_ != 0 && !waking_;
-        if (wake_next) waking_ = true;
-      }
-      if (wake_next) cv_.notify_one();
-      while (first) {
-        detail::runnable* job = first;
-        first = job->next; // read first: the job goes to its loop, which may free it
-        job->run(job);     // the work; it then hands the job to its loop
-      }
+      detail::runnable* job = take_from(mine);
+      if (!job) job = find_work(mine);
+      if (!job) return; // stopping, nothing left
+      job->run(job); // the work; it then hands the job to its loop, which may free it
     }
+  }
+
+  /// The oldest job of \p s, if any.
+  static detail::runnable* take_from(share& s) {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    detail::runnable* r = s.head;
+    if (r) {
+      s.head = r->next;
+      if (!s.head) s.tail = nullptr;
+      --s.count;
+    }
+    return r;
+  }
+
+  /// With \p mine empty: a chunk of the queue, or half of another thread's
+  /// share, or, once there is neither, a wait for more. Returns the job to
+  /// run now (the rest of the chunk goes to \p mine); null when stopping.
+  detail::runnable* find_work(share& mine) {
+    detail::runnable* first = nullptr;
+    bool wake_next = false;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      for (;;) {
+        if (head_) {
+          std::size_t take = std::clamp<std::size_t>(queued_ / divisor_, 1, 32);
+          queued_ -= take;
+          first = head_;
+          detail::runnable* last = first;
+          for (std::size_t i = 1; i < take; ++i) last = last->next;
+          head_ = last->next;
+          if (!head_) tail_ = nullptr;
+          last->next = nullptr;
+          if (take > 1) give(mine, first->next, last, take - 1);
+          wake_next = head_ || take > 1;
+          break;
+        }
+        if ((first = steal_for(mine, wake_next))) break;
+        if (stopping_) return nullptr;
+        ++idle_;
+        cv_.wait(lock);
+        --idle_;
+        // Whoever got up (the one notified, or one woken spuriously while
+        // it was) is up: the next job may wake another. Cleared on every
+        // return from wait, even with nothing to take, or a notification
+        // spent on a thread that found nothing would leave waking_ set and
+        // the pool asleep for good.
+        waking_ = false;
+      }
+      wake_next = wake_next && idle_ != 0 && !waking_;
+      if (wake_next) waking_ = true;
+    }
+    if (wake_next) cv_.notify_one();
+    return first;
+  }
+
+  /// Appends the \p n jobs first .. last to \p s (under the pool's mutex).
+  static void give(share& s, detail::runnable* first, detail::runnable* last, std::size_t n) {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.tail)
+      s.tail->next = first;
+    else
+      s.head = first;
+    s.tail = last;
+    s.count += n;
+  }
+
+  /// Under the pool's mutex: the older half (rounded up) of the first other
+  /// share that has jobs. Returns the first of them (the rest go to \p
+  /// mine); \p more says whether work is left for another thread.
+  detail::runnable* steal_for(share& mine, bool& more) {
+    for (auto& other : shares_) {
+      if (other.get() == &mine) continue;
+      detail::runnable* first;
+      detail::runnable* last;
+      std::size_t n;
+      {
+        std::lock_guard<std::mutex> lock(other->mutex);
+        if (other->count == 0) continue;
+        n = (other->count + 1) / 2;
+        first = other->head;
+        last = first;
+        for (std::size_t i = 1; i < n; ++i) last = last->next;
+        other->head = last->next;
+        if (!other->head) other->tail = nullptr;
+        other->count -= n;
+        more = other->count != 0;
+        last->next = nullptr;
+      }
+      if (n > 1) {
+        give(mine, first->next, last, n - 1);
+        more = true;
+      }
+      return first;
+    }
+    return nullptr;
   }
 
   std::mutex mutex_;
@@ -245,8 +330,9 @@ private:
   std::size_t queued_ = 0; // jobs in the queue
   unsigned idle_ = 0;      // threads waiting for a job
   bool waking_ = false;    // one of them has been notified and is not up yet
-  std::size_t divisor_ = 2; // twice the number of threads
+  const std::size_t divisor_; // twice the number of threads
   bool stopping_ = false;
+  std::vector<std::unique_ptr<share>> shares_; // one per thread, made before the threads
   std::vector<std::thread> threads_;
 };
 

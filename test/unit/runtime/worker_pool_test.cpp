@@ -268,6 +268,52 @@ TEST(worker_pool, jobs_that_wait_for_each_other_each_get_a_thread) {
   EXPECT_EQ(all_met, 4);
 }
 
+TEST(worker_pool, jobs_that_wait_for_each_other_in_one_threads_share_of_a_long_queue_are_stolen) {
+  // Four gate jobs hold the four threads while 4 jobs that wait for each
+  // other and 60 short ones are queued behind them. When the gates open, the
+  // first thread back takes a share of 64 / 8 = 8 jobs: all four waiting ones
+  // and four short ones, and blocks in the first. The other threads run the
+  // rest of the queue and then must take the three still in its share, or
+  // the four never meet (the timeout turns that into a failure, not a hang).
+  loop l(clock_kind::real);
+  worker_pool pool(4);
+  std::mutex m;
+  std::condition_variable cv;
+  int gates_in = 0, started = 0, met = 0, short_done = 0;
+  bool open = false;
+  for (int i = 0; i < 4; ++i)
+    pool.submit(
+        [&] {
+          std::unique_lock<std::mutex> lock(m);
+          ++gates_in;
+          cv.notify_all();
+          return cv.wait_for(lock, std::chrono::seconds(10), [&] { return open; });
+        },
+        [](error e, bool opened) { EXPECT_TRUE(!e && opened); });
+  {
+    std::unique_lock<std::mutex> lock(m);
+    ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return gates_in == 4; }));
+  }
+  for (int i = 0; i < 4; ++i)
+    pool.submit(
+        [&] {
+          std::unique_lock<std::mutex> lock(m);
+          ++started;
+          cv.notify_all();
+          return cv.wait_for(lock, std::chrono::seconds(10), [&] { return started == 4; });
+        },
+        [&](error e, bool all_started) { met += !e && all_started ? 1 : 0; });
+  for (int i = 0; i < 60; ++i) pool.submit([] { return 1; }, [&](error, int v) { short_done += v; });
+  {
+    std::lock_guard<std::mutex> lock(m);
+    open = true;
+  }
+  cv.notify_all();
+  l.run();
+  EXPECT_EQ(met, 4);
+  EXPECT_EQ(short_done, 60);
+}
+
 TEST(worker_pool, bursts_of_every_size_all_complete_whatever_the_threads_find_empty) {
   // Rounds of bursts, some submitted from completions while the threads are
   // busy, so that threads often wake to an empty queue (another took the
