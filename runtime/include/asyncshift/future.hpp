@@ -112,9 +112,8 @@ public:
   future_state& operator=(const future_state&) = delete;
   ~future_state() {
     if (status == outcome_status::fulfilled) {
-      assert(!cont && "a settled state hands its continuation on when it settles");
       value.~value_type();
-    } else if (status == outcome_status::rejected || cont) [[unlikely]] {
+    } else if (status == outcome_status::rejected || (status == outcome_status::pending && cont_)) [[unlikely]] {
       tear_down_unusual(); // out of line: the common end stays a few instructions
     }
   }
@@ -126,15 +125,56 @@ public:
   bool unique() const noexcept { return this->refs == 1; }
   bool pending() const noexcept { return status == outcome_status::pending; }
 
-  /// Stores a value (no continuation runs: see deliver()).
-  template <class... V>
-  void set_value(V&&... v) {
-    ::new (static_cast<void*>(std::addressof(value))) value_type(static_cast<V&&>(v)...);
-    status = outcome_status::fulfilled;
+  /// The one continuation waiting on this pending state, or null. It shares
+  /// its slot with the outcome: settling displaces it (settle_value and
+  /// settle_error return it, for deliver or hand_on).
+  future_continuation* waiting() const noexcept {
+    assert(pending());
+    return cont_;
   }
-  void set_error(error e) noexcept {
+  /// Makes \p c the continuation of this pending state (null: none).
+  void wait_with(future_continuation* c) noexcept {
+    assert(pending());
+    cont_ = c;
+  }
+
+  /// Stores a value in this pending state and returns the continuation it
+  /// displaced, which has not run (see deliver and hand_on). If making the
+  /// value throws, the state is as it was.
+  template <class... V>
+  [[nodiscard]] future_continuation* settle_value(V&&... v) {
+    assert(pending() || status == outcome_status::taken);
+    future_continuation* c = cont_;
+    if constexpr (std::is_nothrow_constructible_v<value_type, V&&...>) {
+      ::new (static_cast<void*>(std::addressof(value))) value_type(static_cast<V&&>(v)...);
+    } else {
+      try {
+        ::new (static_cast<void*>(std::addressof(value))) value_type(static_cast<V&&>(v)...);
+      } catch (...) {
+        cont_ = c;
+        throw;
+      }
+    }
+    status = outcome_status::fulfilled;
+    return c;
+  }
+  /// Stores an error; as settle_value.
+  [[nodiscard]] future_continuation* settle_error(error e) noexcept {
+    assert(pending() || status == outcome_status::taken);
+    future_continuation* c = cont_;
     ::new (static_cast<void*>(std::addressof(err))) error(std::move(e));
     status = outcome_status::rejected;
+    return c;
+  }
+  /// Settles a state that nothing can be waiting on yet (new, or unique).
+  template <class... V>
+  void ready_value(V&&... v) {
+    [[maybe_unused]] future_continuation* c = settle_value(static_cast<V&&>(v)...);
+    assert(!c && "a continuation was waiting on a state settled as ready");
+  }
+  void ready_error(error e) noexcept {
+    [[maybe_unused]] future_continuation* c = settle_error(std::move(e));
+    assert(!c && "a continuation was waiting on a state settled as ready");
   }
   /// Clears a settled outcome (before re-using the state for another one).
   void clear() noexcept {
@@ -142,26 +182,24 @@ public:
       value.~value_type();
     else if (status == outcome_status::rejected)
       err.~error();
+    cont_ = nullptr;
     status = outcome_status::taken;
   }
 
-  /// Runs the continuation, if one is attached, after the state settled.
-  void deliver() {
-    if (future_continuation* c = cont) {
-      cont = nullptr;
+  /// Runs \p c, the continuation settling displaced (if any), now.
+  void deliver(future_continuation* c) {
+    if (c) {
       add_ref(); // passed to c->fire
       run_continuations(c, this);
     }
   }
 
   /// For a continuation that settled this state while firing: the step that
-  /// hands the outcome to this state's continuation, with the reference the
-  /// firing one held, or, with nobody waiting yet, drops that reference.
-  continuation_step hand_on() noexcept {
-    if (future_continuation* next = cont) {
-      cont = nullptr;
-      return {next, this};
-    }
+  /// hands the outcome to \p next (the continuation settling displaced),
+  /// with the reference the firing one held, or, with nobody waiting yet,
+  /// drops that reference.
+  continuation_step hand_on(future_continuation* next) noexcept {
+    if (next) return {next, this};
     release();
     return {};
   }
@@ -172,30 +210,34 @@ public:
     if (!e) return on_value(h, static_cast<V&&>(v)...);
     auto* s = static_cast<future_state*>(h);
     if (s->status != outcome_status::pending) return; // a second call (a bug; asserted in callback)
-    s->set_error(std::move(e));
-    s->deliver();
+    s->deliver(s->settle_error(std::move(e)));
   }
   /// The success entry (sink_callback::deliver_value): no error object.
   template <class... V>
   static void on_value(handler_for<T>* h, V&&... v) {
     auto* s = static_cast<future_state*>(h);
     if (s->status != outcome_status::pending) return;
-    s->set_value(static_cast<V&&>(v)...);
-    s->deliver();
+    s->deliver(s->settle_value(static_cast<V&&>(v)...));
   }
 
 private:
   [[gnu::noinline]] void tear_down_unusual() noexcept {
-    if (status == outcome_status::rejected) err.~error();
-    if (cont) abandon(cont); // the producer went away without delivering
+    if (status == outcome_status::rejected)
+      err.~error();
+    else
+      abandon(cont_); // pending with a continuation: the producer went away without delivering
   }
 
 public:
   outcome_status status = outcome_status::pending;
   /// Free for the derived state's own use (it sits in padding).
   bool derived_flag = false;
-  future_continuation* cont = nullptr;
+
+  // One slot: the waiting continuation while pending (use waiting and
+  // wait_with), then the outcome (a continuation never waits on a settled
+  // state: it runs when the state settles).
   union {
+    future_continuation* cont_ = nullptr;
     value_type value;
     error err;
   };
@@ -238,15 +280,13 @@ public:
     auto* s = static_cast<cleanup_future_state*>(h);
     if (!s->pending()) return;
     s->cleanup_.drop();
-    s->set_value(static_cast<V&&>(v)...);
-    s->deliver();
+    s->deliver(s->settle_value(static_cast<V&&>(v)...));
   }
   /// Fails (unless ready already): the cleanup first.
   void fail(error e) {
     if (!this->pending()) return;
     cleanup_.fail(e);
-    this->set_error(std::move(e));
-    this->deliver();
+    this->deliver(this->settle_error(std::move(e)));
   }
 
 private:
@@ -337,22 +377,23 @@ private:
   struct sink {
     then_fstate* self;
     bool forwarded = false;
+    future_continuation* next = nullptr; // what settling self displaced, for hand_on
     template <class... V>
     void value(V&&... v) {
       static_assert(sizeof...(V) != 0 || std::is_void_v<U>, "this handler must return a value or a future, like the other one");
       self->drop_handlers();
-      self->set_value(static_cast<V&&>(v)...);
+      next = self->settle_value(static_cast<V&&>(v)...);
     }
     void error(asyncshift::error e) noexcept {
       self->drop_handlers();
-      if (self->pending()) self->set_error(std::move(e));
+      if (self->pending()) next = self->settle_error(std::move(e));
     }
     void pass(future_state<T>& src) {
       self->drop_handlers();
       if (src.status == outcome_status::rejected)
-        self->set_error(std::move(src.err));
+        next = self->settle_error(std::move(src.err));
       else if constexpr (std::is_same_v<T, U>)
-        self->set_value(std::move(src.value));
+        next = self->settle_value(std::move(src.value));
     }
     void adopt(future<U> q);
   };
@@ -369,7 +410,7 @@ private:
     run_handler<T>(*src, self->handlers_.h.on_value, self->handlers_.h.on_error, out);
     src->release();
     if (out.forwarded) return {}; // self now belongs to the adopted future: do not touch it
-    return self->hand_on();
+    return self->hand_on(out.next);
   }
 
   static continuation_step fire_forward(future_continuation* c, void* source) {
@@ -379,17 +420,18 @@ private:
       self->release();
       return {};
     }
+    future_continuation* next;
     if (src->status == outcome_status::fulfilled) {
       try {
-        self->set_value(std::move(src->value));
-      } catch (...) {
-        self->set_error(error_from_current_exception());
+        next = self->settle_value(std::move(src->value));
+      } catch (...) { // self is still pending
+        next = self->settle_error(error_from_current_exception());
       }
     } else {
-      self->set_error(std::move(src->err));
+      next = self->settle_error(std::move(src->err));
     }
     src->release();
-    return self->hand_on();
+    return self->hand_on(next);
   }
 
   static void destroy(handler_for<U>* h) noexcept { pool_delete(static_cast<then_fstate*>(h)); }
@@ -449,7 +491,7 @@ public:
   void await_suspend(std::coroutine_handle<> h) noexcept {
     waiter_ = h;
     fire = &resume; // never abandoned: we hold the state
-    state_->cont = this;
+    state_->wait_with(this);
   }
   auto await_resume() {
     future_state<T>& s = *state_;
@@ -574,7 +616,7 @@ public:
       return;
     }
     auto* c = detail::pool_new<detail::callback_continuation<T>>(std::move(cb));
-    s->cont = c;
+    s->wait_with(c);
     s->release(); // our handle's reference: the producers keep s alive
   }
   void then_callback(detail::callback_t<T> cb) & { std::move(*this).then_callback(std::move(cb)); }
@@ -623,7 +665,7 @@ template <class T, class V>
 future<T> make_ready_future_of(V&& v) {
   auto* s = detail::pool_new<detail::basic_future_state<T>>();
   future<T> f(s);
-  s->set_value(static_cast<V&&>(v));
+  s->ready_value(static_cast<V&&>(v));
   return f;
 }
 template <class V>
@@ -633,14 +675,14 @@ future<std::decay_t<V>> make_ready_future(V&& v) {
 /// A ready future<void>.
 inline future<void> make_ready_future() {
   auto* s = detail::pool_new<detail::basic_future_state<void>>();
-  s->set_value();
+  s->ready_value();
   return future<void>(s);
 }
 /// A failed future.
 template <class T = void>
 future<T> make_failed_future(error e) {
   auto* s = detail::pool_new<detail::basic_future_state<T>>();
-  s->set_error(std::move(e));
+  s->ready_error(std::move(e));
   return future<T>(s);
 }
 
@@ -649,25 +691,25 @@ void detail::then_fstate<T, U, OnValue, OnError>::sink::adopt(future<U> q) {
   self->drop_handlers();
   future_state<U>* qs = q.release();
   if (!qs) {
-    self->set_error(asyncshift::error("future: a handler returned an empty future"));
+    next = self->settle_error(asyncshift::error("future: a handler returned an empty future"));
     return;
   }
   if (!qs->pending()) {
     if (qs->status == outcome_status::fulfilled)
-      self->set_value(std::move(qs->value));
+      next = self->settle_value(std::move(qs->value));
     else
-      self->set_error(std::move(qs->err));
+      next = self->settle_error(std::move(qs->err));
     qs->release();
     return;
   }
   forwarded = true;
-  if (future_continuation* next = self->cont) {
+  if (future_continuation* waiting = self->waiting()) {
     // Our consumer is already waiting (a chain built in advance): give it to
     // q, which will fire it directly. Nobody needs us any more: drop the
     // reference our producer held (it is the last one: the consumer took our
     // handle's). q's handle reference goes too; its producers keep it.
-    self->cont = nullptr;
-    qs->cont = next;
+    self->wait_with(nullptr);
+    qs->wait_with(waiting);
     qs->release();
     self->release();
     return;
@@ -675,7 +717,7 @@ void detail::then_fstate<T, U, OnValue, OnError>::sink::adopt(future<U> q) {
   // Nobody waits on us yet: wait on q with our own continuation; q now holds
   // the reference our producer held, and q's handle reference goes.
   self->fire = &fire_forward;
-  qs->cont = self;
+  qs->wait_with(self);
   qs->release();
 }
 
@@ -694,20 +736,20 @@ struct ready_sink {
     if constexpr (std::is_same_v<T, U>) {
       if (src->unique()) {
         src->clear();
-        src->set_value(static_cast<V&&>(v)...);
+        src->ready_value(static_cast<V&&>(v)...);
         out = future<U>(std::exchange(src, nullptr));
         return;
       }
     }
     auto* s = pool_new<basic_future_state<U>>();
-    s->set_value(static_cast<V&&>(v)...);
+    s->ready_value(static_cast<V&&>(v)...);
     out = future<U>(s);
   }
   void error(asyncshift::error e) noexcept {
     if constexpr (std::is_same_v<T, U>) {
       if (src->unique()) {
         src->clear();
-        src->set_error(std::move(e));
+        src->ready_error(std::move(e));
         out = future<U>(std::exchange(src, nullptr));
         return;
       }
@@ -742,7 +784,7 @@ future<U> future<T>::chain(OnValue&& on_value, OnError&& on_error) && {
   D* d = detail::pool_new<D>(static_cast<OnValue&&>(on_value), static_cast<OnError&&>(on_error));
   future<U> result(d); // the handle's reference
   d->add_ref();        // and the one s holds until it fires
-  s->cont = d;
+  s->wait_with(d);
   s->release(); // our handle's reference: the producers keep s alive
   return result;
 }
@@ -757,10 +799,7 @@ future<T> make_future(F&& start) {
   auto* s = detail::pool_new<detail::basic_future_state<T>>();
   future<T> f(s);
   detail::start_operation<T>(s, start, [s](error e) {
-    if (s->pending()) {
-      s->set_error(std::move(e));
-      s->deliver();
-    }
+    if (s->pending()) s->deliver(s->settle_error(std::move(e)));
   });
   return f;
 }
@@ -836,7 +875,7 @@ public:
       future_state<T>* s = make_input(j, make, i, n);
       assert(s && "an empty future in when_all");
       if (s->pending()) [[likely]] {
-        s->cont = &j->slots_[i];
+        s->wait_with(&j->slots_[i]);
       } else {
         j->report(i, *s);
         --j->remaining_; // never the last: the setup's own count is still there
@@ -872,7 +911,7 @@ private:
   /// Takes the outcome of input i, settled when it was made.
   void report(std::size_t i, future_state<T>& s) {
     if (s.status == outcome_status::rejected) {
-      if (this->pending()) this->set_error(std::move(s.err));
+      if (this->pending()) this->ready_error(std::move(s.err));
     } else if constexpr (!std::is_void_v<T>) {
       values_.set(i, std::move(s.value));
     }
@@ -883,12 +922,12 @@ private:
   /// reference on to the join's consumer (or drops it).
   continuation_step last_done() {
     if (this->pending() && !this->derived_flag) {
-      if constexpr (std::is_void_v<T>) {
-        this->set_value();
-      } else {
-        this->set_value(values_.take());
-      }
-      return this->hand_on();
+      future_continuation* next;
+      if constexpr (std::is_void_v<T>)
+        next = this->settle_value();
+      else
+        next = this->settle_value(values_.take());
+      return this->hand_on(next);
     }
     this->release();
     return {};
@@ -911,11 +950,12 @@ private:
   /// keep the slots' reference, and the consumer gets one of its own.
   continuation_step input_failed(future_state<T>* src) {
     bool settled_now = false;
+    future_continuation* next = nullptr;
     if (!src) {
       this->derived_flag = true; // the join never settles
     } else {
       if (this->pending()) {
-        this->set_error(std::move(src->err));
+        next = this->settle_error(std::move(src->err));
         settled_now = true;
       }
       src->release();
@@ -923,7 +963,7 @@ private:
     const bool last = --remaining_ == 0;
     if (!settled_now) return last ? last_done() : continuation_step{};
     if (!last) this->add_ref();
-    return this->hand_on();
+    return this->hand_on(next);
   }
 
   static void destroy(handler_for<R>* h) noexcept { pool_delete(static_cast<future_join*>(h)); }
@@ -947,7 +987,8 @@ public:
     auto* j = pool_new<future_tuple_join>();
     future<R> result(j);
     [&]<std::size_t... I>(std::index_sequence<I...>) { (j->template attach<I>(std::move(inputs)), ...); }(std::index_sequence_for<T...>{});
-    j->count_down();
+    [[maybe_unused]] future_continuation* c = j->count_down_then(nullptr); // the setup's count
+    assert(!c && "nothing waits on the join while its inputs are attached");
     return result;
   }
 
@@ -964,7 +1005,8 @@ private:
     future_state<input_t<I>>* s = f.release();
     assert(s && "an empty future in when_all");
     if (!s->pending()) {
-      report<I>(*s);
+      [[maybe_unused]] future_continuation* c = report<I>(*s);
+      assert(!c && "nothing waits on the join while its inputs are attached");
       s->release();
       return;
     }
@@ -972,24 +1014,31 @@ private:
     sl.join = this;
     sl.fire = &fire_slot<I>;
     this->add_ref();
-    s->cont = &sl;
+    s->wait_with(&sl);
     s->release();
   }
 
+  /// Takes input I's outcome; returns the continuation that settling the
+  /// join displaced (null if it did not settle, or nothing waited).
   template <std::size_t I>
-  void report(future_state<input_t<I>>& s) {
+  [[nodiscard]] future_continuation* report(future_state<input_t<I>>& s) {
     if (s.status == outcome_status::rejected) {
-      if (this->pending()) this->set_error(std::move(s.err));
+      future_continuation* next = nullptr;
+      if (this->pending()) next = this->settle_error(std::move(s.err));
+      return count_down_then(next);
     } else if constexpr (!std::is_void_v<input_t<I>>) {
       std::get<I>(values_).emplace(std::move(s.value));
     } else {
       std::get<I>(values_).emplace();
     }
-    count_down();
+    return count_down_then(nullptr);
   }
-  void count_down() {
+  /// Counts an input (or the setup) down; the last one settles the join
+  /// unless an input failed. Returns \p next, or what settling displaced.
+  [[nodiscard]] future_continuation* count_down_then(future_continuation* next) {
     if (--remaining_ == 0 && this->pending())
-      this->set_value(std::apply([](auto&... v) { return R(std::move(*v)...); }, values_));
+      next = this->settle_value(std::apply([](auto&... v) { return R(std::move(*v)...); }, values_));
+    return next;
   }
 
   template <std::size_t I>
@@ -1002,9 +1051,9 @@ private:
       return {};
     }
     const bool was_pending = j->pending();
-    j->template report<I>(*src);
+    future_continuation* next = j->template report<I>(*src);
     src->release();
-    if (was_pending && !j->pending()) return j->hand_on();
+    if (was_pending && !j->pending()) return j->hand_on(next);
     j->release();
     return {};
   }

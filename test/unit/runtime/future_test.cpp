@@ -273,6 +273,36 @@ TEST(future_layout, a_then_whose_handler_captures_nothing_keeps_no_bytes_for_it)
   EXPECT_EQ(sizeof(word_then), sizeof(empty_then) + sizeof(std::int64_t));
 }
 
+TEST(future_layout, the_waiting_continuation_shares_its_slot_with_the_outcome) {
+  // A continuation waits only while the state is pending, and runs when it
+  // settles: a future state is its handler header (ops, count, flags) and
+  // one slot, the continuation's pointer or the outcome, whichever is larger.
+  using header = detail::handler_for<std::int64_t>;
+  EXPECT_EQ(sizeof(detail::future_state<std::int64_t>), sizeof(header) + sizeof(std::int64_t));
+  EXPECT_EQ(sizeof(detail::future_state<void>), sizeof(header) + sizeof(void*));
+  struct big {
+    std::int64_t a, b, c;
+  };
+  EXPECT_EQ(sizeof(detail::future_state<big>), sizeof(header) + sizeof(big));
+}
+
+TEST(future_lifetime, a_continuation_attached_from_inside_a_handler_still_runs) {
+  // The handler of the first then attaches a continuation to the second
+  // then's future while that state is still pending; settling it (with the
+  // handler's result) must hand that continuation the value, not lose it in
+  // the slot the value takes.
+  loop l(clock_kind::virtual_time);
+  future<std::int64_t> second;
+  std::int64_t seen = 0;
+  second = make_future<std::int64_t>([&](callback<std::int64_t> cb) { l.set_timeout(ms, [cb] { cb({}, 20); }); })
+               .then([&](std::int64_t v) {
+                 std::move(second).then_callback([&](error e, std::int64_t w) { seen = e ? -1 : w; });
+                 return v + 1;
+               });
+  l.run();
+  EXPECT_EQ(seen, 21);
+}
+
 TEST(future_lifetime, a_value_passes_along_a_chain_by_moves_only) {
   counted::reset();
   {
