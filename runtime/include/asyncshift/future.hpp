@@ -274,18 +274,24 @@ public:
     if (!e) return on_value(h, static_cast<V&&>(v)...);
     static_cast<cleanup_future_state*>(h)->fail(std::move(e));
   }
-  /// Hides the base's: the cleanup goes first.
+  /// Hides the base's: settles, drops the cleanup, then delivers (a cleanup
+  /// whose destructor completed the operation again would find it settled).
   template <class... V>
   static void on_value(handler_for<T>* h, V&&... v) {
     auto* s = static_cast<cleanup_future_state*>(h);
     if (!s->pending()) return;
+    future_continuation* c = s->settle_value(static_cast<V&&>(v)...);
     s->cleanup_.drop();
-    s->deliver(s->settle_value(static_cast<V&&>(v)...));
+    s->deliver(c);
   }
-  /// Fails (unless ready already): the cleanup first.
+  /// Fails (unless ready already): the cleanup first. The cleanup may cancel
+  /// the operation, which may complete at once, from inside it: then that
+  /// outcome has settled the state, and this failure is dropped.
   void fail(error e) {
     if (!this->pending()) return;
     cleanup_.fail(e);
+    if (!this->pending()) [[unlikely]]
+      return;
     this->deliver(this->settle_error(std::move(e)));
   }
 

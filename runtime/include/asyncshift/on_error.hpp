@@ -57,10 +57,13 @@ public:
   ~cleanup_slot() { drop(); }
 
   /// On failure: runs the cleanup once (it may replace \p e), then drops it.
+  /// Marked spent before it runs: a cleanup that cancels its operation may
+  /// see it complete, and fail again, from inside the cleanup.
   void fail(error& e) noexcept {
     if (!alive_) return;
+    alive_ = false;
     run_cleanup(f_, e);
-    drop();
+    f_.~F();
   }
   void drop() noexcept {
     if (alive_) {

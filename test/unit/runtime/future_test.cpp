@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -30,6 +31,20 @@ void op_after(loop& l, std::int64_t delay, int value, callback<int> cb) {
 void failing_op_after(loop& l, std::int64_t delay, const char* msg, callback<int> cb) {
   l.set_timeout(delay, [cb, msg] { cb(error(msg)); });
 }
+
+/// A value whose copy and move throw when it holds a negative number: a
+/// state that fails to take it must stay pending, its waiting reactions or
+/// continuation intact, and then fail.
+struct poisoned_move {
+  int v = 0;
+  explicit poisoned_move(int x) : v(x) {}
+  poisoned_move(const poisoned_move& o) : v(o.v) {
+    if (v < 0) throw std::runtime_error("move threw");
+  }
+  poisoned_move(poisoned_move&& o) : v(o.v) {
+    if (v < 0) throw std::runtime_error("move threw");
+  }
+};
 
 } // namespace
 
@@ -488,10 +503,70 @@ TEST(future, on_error_cleanup_of_a_synchronous_failure_runs_once_and_a_throwing_
   EXPECT_EQ(f.get_error().message(), "cleanup failed");
 }
 
+TEST(future, a_cleanup_that_cancels_its_operation_sees_it_complete_once_and_that_outcome_wins) {
+  // start keeps the callback, starts the operation and then throws; the
+  // cleanup cancels the operation, which completes at once, through that
+  // callback, from inside the cleanup. The state is settled by then: the
+  // start failure must not settle it a second time (a second error over the
+  // first, or a value read as the waiting continuation), and the cleanup
+  // runs once.
+  for (const bool with_value : {false, true}) {
+    SCOPED_TRACE(with_value ? "the operation completes with a value" : "the operation fails");
+    loop l(clock_kind::virtual_time);
+    callback<int> op;
+    int cleanups = 0;
+    auto f = make_future<int>(
+        [&](callback<int> cb) {
+          op = cb;
+          throw std::runtime_error("start failed");
+        },
+        on_error([&] {
+          ++cleanups;
+          callback<int> cancel = std::move(op);
+          if (with_value)
+            cancel({}, 7);
+          else
+            cancel(error("cancelled"));
+        }));
+    EXPECT_EQ(cleanups, 1);
+    ASSERT_TRUE(f.is_ready());
+    int outcomes = 0;
+    std::move(f).then_callback([&](error e, int v) {
+      ++outcomes;
+      if (with_value) {
+        EXPECT_FALSE(e);
+        EXPECT_EQ(v, 7);
+      } else {
+        EXPECT_EQ(e.message(), "cancelled");
+      }
+    });
+    EXPECT_EQ(outcomes, 1);
+  }
+}
+
 TEST(future, on_error_cleanup_runs_when_start_throws) {
   loop l(clock_kind::virtual_time);
   int cleanups = 0;
   auto f = make_future<int>([](auto) -> void { throw std::runtime_error("start failed"); }, on_error([&] { ++cleanups; }));
   EXPECT_EQ(cleanups, 1);
   EXPECT_EQ(f.get_error().message(), "start failed");
+}
+
+TEST(future_lifetime, a_value_whose_move_throws_fails_the_then_and_the_waiting_continuation_still_runs) {
+  // The value's move writes into the slot the waiting continuation shares
+  // with the outcome before it throws; the failure that follows must still
+  // find it.
+  loop l(clock_kind::virtual_time);
+  std::string msg;
+  int outcomes = 0;
+  make_future<int>([&](callback<int> cb) { l.set_timeout(ms, [cb] { cb({}, 1); }); })
+      .then([](int) { return poisoned_move(-1); })
+      .then([](const poisoned_move&) { ADD_FAILURE() << "must fail"; },
+            [&](error e) {
+              ++outcomes;
+              msg = e.message();
+            });
+  l.run();
+  EXPECT_EQ(outcomes, 1);
+  EXPECT_EQ(msg, "move threw");
 }

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -31,6 +32,20 @@ void op_after(loop& l, std::int64_t delay, int value, callback<int> cb) {
 void failing_op_after(loop& l, std::int64_t delay, const char* msg, callback<int> cb) {
   l.set_timeout(delay, [cb, msg] { cb(error(msg)); });
 }
+
+/// A value whose copy and move throw when it holds a negative number: a
+/// state that fails to take it must stay pending, its waiting reactions or
+/// continuation intact, and then fail.
+struct poisoned_move {
+  int v = 0;
+  explicit poisoned_move(int x) : v(x) {}
+  poisoned_move(const poisoned_move& o) : v(o.v) {
+    if (v < 0) throw std::runtime_error("move threw");
+  }
+  poisoned_move(poisoned_move&& o) : v(o.v) {
+    if (v < 0) throw std::runtime_error("move threw");
+  }
+};
 
 } // namespace
 
@@ -810,4 +825,22 @@ TEST(promise, on_error_cleanup_runs_when_start_throws) {
   l.run();
   EXPECT_EQ(cleanups, 1);
   EXPECT_EQ(msg, "start failed");
+}
+
+TEST(promise, a_value_whose_move_throws_rejects_the_then_and_the_waiting_reaction_still_runs) {
+  // The value's move writes into the slot the waiting reactions share with
+  // the outcome before it throws; the rejection that follows must still find
+  // them.
+  loop l(clock_kind::virtual_time);
+  std::string msg;
+  int reactions = 0;
+  auto p = make_promise<int>([&](auto cb) { op_after(l, ms, 1, cb); }).then([](int) { return poisoned_move(-1); });
+  p.then([](const poisoned_move&) { ADD_FAILURE() << "must reject"; },
+         [&](error e) {
+           ++reactions;
+           msg = e.message();
+         });
+  l.run();
+  EXPECT_EQ(reactions, 1);
+  EXPECT_EQ(msg, "move threw");
 }
