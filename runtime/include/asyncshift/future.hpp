@@ -144,17 +144,7 @@ public:
   template <class... V>
   [[nodiscard]] future_continuation* settle_value(V&&... v) {
     assert(pending() || status == outcome_status::taken);
-    future_continuation* c = cont_;
-    if constexpr (std::is_nothrow_constructible_v<value_type, V&&...>) {
-      ::new (static_cast<void*>(std::addressof(value))) value_type(static_cast<V&&>(v)...);
-    } else {
-      try {
-        ::new (static_cast<void*>(std::addressof(value))) value_type(static_cast<V&&>(v)...);
-      } catch (...) {
-        cont_ = c;
-        throw;
-      }
-    }
+    future_continuation* c = emplace_displacing(value, cont_, static_cast<V&&>(v)...);
     status = outcome_status::fulfilled;
     return c;
   }

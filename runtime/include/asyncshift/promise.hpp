@@ -168,17 +168,7 @@ public:
   template <class... V>
   void fulfill(V&&... v) {
     if (status != outcome_status::pending) return; // A+ 2.3.3.3.3: the first resolution wins
-    promise_reaction* r = reactions; // the value takes its place
-    if constexpr (std::is_nothrow_constructible_v<value_type, V&&...>) {
-      ::new (static_cast<void*>(std::addressof(value))) value_type(static_cast<V&&>(v)...);
-    } else {
-      try {
-        ::new (static_cast<void*>(std::addressof(value))) value_type(static_cast<V&&>(v)...);
-      } catch (...) {
-        reactions = r; // still pending: a reject that follows must find them
-        throw;
-      }
-    }
+    promise_reaction* r = emplace_displacing(value, reactions, static_cast<V&&>(v)...); // the value takes their place
     status = outcome_status::fulfilled;
     flush(r);
   }

@@ -6,6 +6,7 @@
 #include <asyncshift/detail/pool.hpp>
 
 #include <cstdint>
+#include <stdexcept>
 
 namespace asyncshift::test {
 
@@ -29,6 +30,20 @@ struct counted {
   counted& operator=(const counted&) = default;
   counted& operator=(counted&&) noexcept = default;
   ~counted() { ++destructions; }
+};
+
+/// A value whose copy and move throw when it holds a negative number: a
+/// state that fails to take it must stay pending, its waiting reactions or
+/// continuation intact, and then fail.
+struct poisoned_move {
+  int v = 0;
+  explicit poisoned_move(int x) : v(x) {}
+  poisoned_move(const poisoned_move& o) : v(o.v) {
+    if (v < 0) throw std::runtime_error("move threw");
+  }
+  poisoned_move(poisoned_move&& o) : v(o.v) {
+    if (v < 0) throw std::runtime_error("move threw");
+  }
 };
 
 /// Pooled objects alive on this thread (promise states, reactions, frames...).

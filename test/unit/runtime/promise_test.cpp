@@ -16,6 +16,7 @@
 
 using namespace asyncshift;
 using asyncshift::test::counted;
+using asyncshift::test::poisoned_move;
 using asyncshift::test::live_objects;
 
 namespace {
@@ -32,20 +33,6 @@ void op_after(loop& l, std::int64_t delay, int value, callback<int> cb) {
 void failing_op_after(loop& l, std::int64_t delay, const char* msg, callback<int> cb) {
   l.set_timeout(delay, [cb, msg] { cb(error(msg)); });
 }
-
-/// A value whose copy and move throw when it holds a negative number: a
-/// state that fails to take it must stay pending, its waiting reactions or
-/// continuation intact, and then fail.
-struct poisoned_move {
-  int v = 0;
-  explicit poisoned_move(int x) : v(x) {}
-  poisoned_move(const poisoned_move& o) : v(o.v) {
-    if (v < 0) throw std::runtime_error("move threw");
-  }
-  poisoned_move(poisoned_move&& o) : v(o.v) {
-    if (v < 0) throw std::runtime_error("move threw");
-  }
-};
 
 } // namespace
 

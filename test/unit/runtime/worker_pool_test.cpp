@@ -26,6 +26,23 @@
 using namespace asyncshift;
 
 namespace {
+/// n jobs that meet: each counts itself in and waits (up to a timeout) until
+/// all n have, which they can only do on n threads at once.
+struct rendezvous {
+  explicit rendezvous(int count) : n(count) {}
+  /// In a job: true if all n arrived before the timeout.
+  bool arrive_and_wait(std::chrono::seconds timeout) {
+    std::unique_lock<std::mutex> lock(m);
+    ++arrived;
+    cv.notify_all();
+    return cv.wait_for(lock, timeout, [&] { return arrived >= n; });
+  }
+  std::mutex m;
+  std::condition_variable cv;
+  int arrived = 0;
+  const int n;
+};
+
 std::uint64_t checksum(const std::vector<std::uint8_t>& bytes) {
   std::uint64_t s = 0;
   for (auto b : bytes) s = s * 31 + b;
@@ -248,18 +265,10 @@ TEST(worker_pool, jobs_that_wait_for_each_other_each_get_a_thread) {
   // leave them waiting; the timeout turns that into a failure, not a hang.)
   loop l(clock_kind::real);
   worker_pool pool(4);
-  std::mutex m;
-  std::condition_variable cv;
-  int started = 0;
+  rendezvous four(4);
   int all_met = 0;
   for (int i = 0; i < 4; ++i)
-    pool.submit(
-        [&] {
-          std::unique_lock<std::mutex> lock(m);
-          ++started;
-          cv.notify_all();
-          return cv.wait_for(lock, std::chrono::seconds(20), [&] { return started == 4; });
-        },
+    pool.submit([&] { return four.arrive_and_wait(std::chrono::seconds(20)); },
         [&](error e, bool met) {
           EXPECT_FALSE(e);
           all_met += met ? 1 : 0;
@@ -279,8 +288,9 @@ TEST(worker_pool, jobs_that_wait_for_each_other_in_one_threads_share_of_a_long_q
   worker_pool pool(4);
   std::mutex m;
   std::condition_variable cv;
-  int gates_in = 0, started = 0, met = 0, short_done = 0;
+  int gates_in = 0, met = 0, short_done = 0;
   bool open = false;
+  rendezvous four(4);
   for (int i = 0; i < 4; ++i)
     pool.submit(
         [&] {
@@ -295,14 +305,8 @@ TEST(worker_pool, jobs_that_wait_for_each_other_in_one_threads_share_of_a_long_q
     ASSERT_TRUE(cv.wait_for(lock, std::chrono::seconds(10), [&] { return gates_in == 4; }));
   }
   for (int i = 0; i < 4; ++i)
-    pool.submit(
-        [&] {
-          std::unique_lock<std::mutex> lock(m);
-          ++started;
-          cv.notify_all();
-          return cv.wait_for(lock, std::chrono::seconds(10), [&] { return started == 4; });
-        },
-        [&](error e, bool all_started) { met += !e && all_started ? 1 : 0; });
+    pool.submit([&] { return four.arrive_and_wait(std::chrono::seconds(10)); },
+                [&](error e, bool all_started) { met += !e && all_started ? 1 : 0; });
   for (int i = 0; i < 60; ++i) pool.submit([] { return 1; }, [&](error, int v) { short_done += v; });
   {
     std::lock_guard<std::mutex> lock(m);

@@ -9,6 +9,8 @@
 #include "asyncshift/error.hpp"
 
 #include <cstdint>
+#include <memory>
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -154,5 +156,26 @@ struct empty_handlers_slot {
 template <class OnValue, class OnError, class H = then_handlers<OnValue, OnError>>
 using handlers_slot_t =
     std::conditional_t<std::is_empty_v<H> && std::is_trivially_destructible_v<H>, empty_handlers_slot<H>, handlers_slot<H>>;
+
+/// Makes a T from \p v in \p slot, a union member that shares its storage
+/// with \p link (what a pending state keeps there: its waiting continuation
+/// or reactions), and returns the link it displaced. If making the T throws,
+/// the link is put back and the exception goes on: the state is still
+/// pending, and whatever settles it next must find what waits on it.
+template <class T, class Link, class... V>
+Link* emplace_displacing(T& slot, Link*& link, V&&... v) {
+  Link* displaced = link;
+  if constexpr (std::is_nothrow_constructible_v<T, V&&...>) {
+    ::new (static_cast<void*>(std::addressof(slot))) T(static_cast<V&&>(v)...);
+  } else {
+    try {
+      ::new (static_cast<void*>(std::addressof(slot))) T(static_cast<V&&>(v)...);
+    } catch (...) {
+      link = displaced;
+      throw;
+    }
+  }
+  return displaced;
+}
 
 } // namespace asyncshift::detail
