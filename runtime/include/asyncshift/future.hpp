@@ -151,8 +151,7 @@ public:
   /// Stores an error; as settle_value.
   [[nodiscard]] future_continuation* settle_error(error e) noexcept {
     assert(pending() || status == outcome_status::taken);
-    future_continuation* c = cont_;
-    ::new (static_cast<void*>(std::addressof(err))) error(std::move(e));
+    future_continuation* c = emplace_displacing(err, cont_, std::move(e));
     status = outcome_status::rejected;
     return c;
   }

@@ -420,6 +420,13 @@ private:
 
   /// Moves what other threads completed to the ready queue, oldest first.
   [[gnu::noinline]] void take_inbox() {
+    detail::runnable_fifo taken = take_from_inbox();
+    ready_.append(taken);
+  }
+
+  /// Empties the inbox: what other threads completed, oldest first, each
+  /// counted back as external work.
+  detail::runnable_fifo take_from_inbox() noexcept {
     detail::runnable* r = inbox_head_.exchange(nullptr, std::memory_order_acquire);
     detail::runnable_fifo taken;
     taken.tail = r; // the newest is the stack's head: reversed, it is the tail
@@ -430,25 +437,23 @@ private:
       r = next;
       --external_; // one piece of external work is back
     }
-    ready_.append(taken);
+    return taken;
   }
 
   /// For ~loop: waits until every piece of external work is back, and runs
-  /// each with discarding() true (it frees itself), not in order with
-  /// anything else: what was already queued here stays unrun.
+  /// each with discarding() true (it frees itself), apart from the ready
+  /// queue: what was already queued there stays unrun.
   [[gnu::noinline, gnu::cold]] void discard_external_work() noexcept {
     discarding_ = true;
     while (external_ != 0) {
-      detail::runnable* r = inbox_head_.exchange(nullptr, std::memory_order_acquire);
-      if (!r) {
+      detail::runnable_fifo taken = take_from_inbox();
+      if (taken.empty()) {
         wait_inbox_until(INT64_MAX);
         continue;
       }
-      while (r) {
-        detail::runnable* next = r->next; // read first: r frees itself
-        --external_;
+      while (!taken.empty()) {
+        detail::runnable* r = taken.pop(); // past r before it runs: r frees itself
         r->run(r);
-        r = next;
       }
     }
   }

@@ -175,8 +175,7 @@ public:
 
   void reject(error e) noexcept {
     if (status != outcome_status::pending) return;
-    promise_reaction* r = reactions; // the error takes its place
-    ::new (static_cast<void*>(std::addressof(err))) error(std::move(e));
+    promise_reaction* r = emplace_displacing(err, reactions, std::move(e)); // the error takes their place
     status = outcome_status::rejected;
     if (!handled) watch_unhandled();
     flush(r);
