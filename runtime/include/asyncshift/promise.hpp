@@ -2,11 +2,14 @@
 //
 // A promise is a copyable handle on a reference-counted state. Any number of
 // reactions (then, catch_error, finally, then_callback, co_await, all...) may
-// wait on one state; every reaction runs from the loop's microtask queue, in
-// the order it was registered, in the async context its registration ran in
-// (AsyncLocalStorage semantics), never synchronously, even when the promise
-// is already settled. A handler that returns a promise is flattened: the
-// derived promise adopts the returned one's outcome.
+// wait on one state; every reaction that runs user code runs from the loop's
+// microtask queue, in the order it was registered, in the async context its
+// registration ran in (AsyncLocalStorage semantics), never synchronously,
+// even when the promise is already settled. (all, all_settled, race and any
+// take each input as it settles, without a microtask: they run no user code,
+// and their own promise's reactions wait for microtasks like any other.) A
+// handler that returns a promise is flattened: the derived promise adopts
+// the returned one's outcome.
 //
 // Costs, because the benchmark compares styles. `p.then(f)` is one pooled
 // allocation: the derived promise's state embeds both the reaction waiting on
@@ -45,6 +48,15 @@
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+// clang stops inlining fulfill into an operation's completion once a
+// settlement may fire a reaction inline (a combinator's slot); g++ inlines
+// what it should and does worse when forced (docs/runtime.md, Round 21).
+#if defined(__clang__)
+#define ASYNCSHIFT_FULFILL_INLINE ASYNCSHIFT_INLINE
+#else
+#define ASYNCSHIFT_FULFILL_INLINE inline
+#endif
 
 namespace asyncshift {
 
@@ -87,12 +99,23 @@ using promise_of_t = typename promise_of<std::remove_cvref_t<R>>::type;
 /// reference. If the state dies unsettled, `fire` is called synchronously
 /// with source == nullptr. (`next` links the state's pending reactions; a
 /// reaction leaves the list before it gets a source, so they share a word.)
+///
+/// A reaction that runs no user code (a combinator's slot) may instead be
+/// fired at once, inside the settlement: it marks itself by the low bit of
+/// `ctx` (which it then cannot use as a context; see fires_inline).
 struct promise_reaction : microtask_node {
   union {
     promise_reaction* next = nullptr;
     void* source;
   };
 };
+
+/// The low bit of a reaction's `ctx` that asks for the reaction to be fired
+/// inside the settlement instead of from a microtask.
+inline constexpr std::uintptr_t fires_inline_bit = 1;
+inline bool fires_inline(const promise_reaction* r) noexcept {
+  return (reinterpret_cast<std::uintptr_t>(r->ctx) & fires_inline_bit) != 0;
+}
 
 /// A state whose status is this follows `target`: it adopted that pending
 /// promise and gave it its reactions.
@@ -166,7 +189,7 @@ public:
   }
 
   template <class... V>
-  void fulfill(V&&... v) {
+  ASYNCSHIFT_FULFILL_INLINE void fulfill(V&&... v) {
     if (status != outcome_status::pending) return; // A+ 2.3.3.3.3: the first resolution wins
     promise_reaction* r = emplace_displacing(value, reactions, static_cast<V&&>(v)...); // the value takes their place
     status = outcome_status::fulfilled;
@@ -237,7 +260,7 @@ public:
   }
   /// The success entry (sink_callback::deliver_value): no error object.
   template <class... V>
-  static void on_value(handler_for<T>* h, V&&... v) {
+  ASYNCSHIFT_INLINE static void on_value(handler_for<T>* h, V&&... v) {
     static_cast<promise_state*>(h)->fulfill(static_cast<V&&>(v)...);
   }
 
@@ -261,6 +284,8 @@ private:
   void schedule(promise_reaction* r) {
     add_ref();
     r->source = this;
+    if (fires_inline(r)) [[unlikely]]
+      return r->fire(r);
     loop::current().queue_microtask(r);
   }
 
@@ -338,7 +363,7 @@ public:
   }
   /// Hides the base's: the cleanup goes first.
   template <class... V>
-  static void on_value(handler_for<T>* h, V&&... v) {
+  ASYNCSHIFT_INLINE static void on_value(handler_for<T>* h, V&&... v) {
     auto* s = static_cast<cleanup_promise_state*>(h);
     s->cleanup_.drop();
     s->fulfill(static_cast<V&&>(v)...);
@@ -596,6 +621,10 @@ inline constexpr const char* all_rejected_message = "AggregateError: All promise
 
 /// The state of all / all_settled / race / any over n promises: one slot
 /// (a reaction) per input, each holding a reference to the join while it waits.
+/// A slot runs no user code (it counts, stores a value, and may settle the
+/// join, whose own reactions then wait for microtasks as any promise's), so
+/// it fires inside its input's settlement: no microtask per input, which is
+/// a fan-out's whole cost of waiting (docs/runtime.md, Round 21).
 template <class T, join_mode M>
 class join_state final : public promise_state<join_result_t<T, M>> {
   using R = join_result_t<T, M>;
@@ -623,9 +652,11 @@ private:
   struct slot : promise_reaction {
     explicit slot(join_state* j) noexcept {
       this->fire = &fire_slot;
-      this->ctx = reinterpret_cast<context*>(j);
+      this->ctx = reinterpret_cast<context*>(reinterpret_cast<std::uintptr_t>(j) | fires_inline_bit);
     }
-    join_state* join() const noexcept { return reinterpret_cast<join_state*>(this->ctx); }
+    join_state* join() const noexcept {
+      return reinterpret_cast<join_state*>(reinterpret_cast<std::uintptr_t>(this->ctx) - fires_inline_bit);
+    }
   };
 
   /// all() over small trivially copyable values (an int64 fan-out) keeps each
@@ -661,9 +692,9 @@ private:
   /// The rest of fire_slot, out of line so that its common case saves no registers.
   [[gnu::noinline]] static void take_outcome(join_state* join, slot* s, promise_state<T>* src) {
     if (src) {
-      // Run from the microtask queue, which made our context word (the
-      // join) the current context: put the join's own context there first.
-      detail::tl_context = join->ctx_;
+      // Run inside the input's settlement, in whatever code settled it: the
+      // join settles in its own context, and that code's comes back after.
+      const context_scope scope(join->ctx_);
       try {
         join->report(join->slots_.index_of(s), *src);
       } catch (...) {
@@ -724,7 +755,7 @@ private:
   static constexpr handler_ops_for<R> ops_ = state_ops<R, promise_state<R>>(&destroy);
 
   std::size_t remaining_;
-  context* ctx_; // the context the slots' reactions run in
+  context* ctx_; // the context the join settles in (its slots' ctx words hold the join)
   pooled_array<slot> slots_;
   std::conditional_t<M == join_mode::all && !std::is_void_v<T> && !values_in_slots, join_values<T>, empty_value> values_;
   std::conditional_t<M == join_mode::all_settled, std::vector<settled_t<T>>, empty_value> settled_;

@@ -306,6 +306,60 @@ TEST(promise, all_settled_of_void_promises_gives_one_error_value_each) {
   EXPECT_EQ(got[1].message(), "b");
 }
 
+// A combinator's own bookkeeping runs no user code, so it needs no microtask
+// per input: it counts an input down as the input settles, and only the
+// combined promise's reactions wait for the microtask queue (A+ 2.2.4).
+TEST(promise, a_combinator_takes_each_input_as_it_settles_without_a_microtask) {
+  loop l(clock_kind::virtual_time);
+  deferred<int> a, b, c, d, e, f;
+  auto all = promise<int>::all({a.get_promise(), b.get_promise()});
+  auto settled = promise<int>::all_settled({c.get_promise()});
+  auto race = promise<int>::race({d.get_promise(), e.get_promise()});
+  auto any = promise<int>::any({f.get_promise()});
+  bool reacted = false;
+  all.then([&](std::vector<int>) { reacted = true; });
+  a.resolve(1);
+  EXPECT_TRUE(all.is_pending()) << "one input still pending";
+  b.resolve(2);
+  EXPECT_TRUE(all.is_fulfilled()) << "the join saw both inputs settle, with no microtask run";
+  EXPECT_FALSE(reacted) << "the combined promise's reaction still waits for a microtask";
+  c.reject(error("c"));
+  EXPECT_TRUE(settled.is_fulfilled());
+  e.reject(error("e"));
+  EXPECT_TRUE(race.is_rejected());
+  f.resolve(6);
+  EXPECT_TRUE(any.is_fulfilled());
+  l.run();
+  EXPECT_TRUE(reacted);
+  EXPECT_EQ(l.unhandled_rejections(), 1u) << "race's rejection, which nothing handled";
+}
+
+// A combinator that settles inside another execution's code (an input
+// settled from that execution's timer) leaves that execution current, and
+// its own reactions run in the context the combinator was made in.
+TEST(promise, a_combinator_settling_inline_keeps_the_settling_code_s_context) {
+  loop l(clock_kind::virtual_time);
+  context mine, other;
+  mine.k = 1;
+  other.k = 2;
+  deferred<int> d;
+  std::uint64_t reacted_in = 0, after_resolve = 0;
+  {
+    context_scope scope(&mine);
+    promise<int>::all({d.get_promise()}).then([&](std::vector<int>) { reacted_in = current_context()->k; });
+  }
+  {
+    context_scope scope(&other);
+    l.set_timeout(ms, [&, d] {
+      d.resolve(1);
+      after_resolve = current_context() ? current_context()->k : 0;
+    });
+  }
+  l.run();
+  EXPECT_EQ(after_resolve, 2u);
+  EXPECT_EQ(reacted_in, 1u);
+}
+
 TEST(promise, race_settles_like_the_first_to_settle) {
   loop l(clock_kind::virtual_time);
   int value = 0;

@@ -75,7 +75,7 @@ constexpr std::uint64_t load_le(const char* p) noexcept {
 /// lengths colliding by construction: no per-byte loop and no call to
 /// memcpy. Cheap enough that the doxbee world, which hashes the same short
 /// path three times per execution, needs no cache.
-constexpr std::uint64_t hash_string(std::string_view s) noexcept {
+[[gnu::always_inline]] constexpr std::uint64_t hash_string(std::string_view s) noexcept {
   const char* p = s.data();
   const std::size_t n = s.size();
   std::uint64_t h = 0x4b33a62ed433d4a3ULL ^ n;
