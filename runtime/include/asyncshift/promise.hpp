@@ -5,9 +5,10 @@
 // wait on one state; every reaction that runs user code runs from the loop's
 // microtask queue, in the order it was registered, in the async context its
 // registration ran in (AsyncLocalStorage semantics), never synchronously,
-// even when the promise is already settled. (all, all_settled, race and any
-// take each input as it settles, without a microtask: they run no user code,
-// and their own promise's reactions wait for microtasks like any other.) A
+// even when the promise is already settled. (all of void or trivially
+// copyable values takes each input as it settles, without a microtask: it
+// runs no user code, and its own promise's reactions wait for microtasks
+// like any other.) A
 // handler that returns a promise is flattened: the derived promise adopts
 // the returned one's outcome.
 //
@@ -621,10 +622,11 @@ inline constexpr const char* all_rejected_message = "AggregateError: All promise
 
 /// The state of all / all_settled / race / any over n promises: one slot
 /// (a reaction) per input, each holding a reference to the join while it waits.
-/// A slot runs no user code (it counts, stores a value, and may settle the
-/// join, whose own reactions then wait for microtasks as any promise's), so
-/// it fires inside its input's settlement: no microtask per input, which is
-/// a fan-out's whole cost of waiting (docs/runtime.md, Round 21).
+/// all()'s slot over nothing or a trivially copyable value runs no user code
+/// (it counts, stores the value, and may settle the join, whose own
+/// reactions then wait for microtasks as any promise's), so it fires inside
+/// its input's settlement: no microtask per input, which is a fan-out's
+/// whole cost of waiting (docs/runtime.md, Round 21; slots_fire_inline).
 template <class T, join_mode M>
 class join_state final : public promise_state<join_result_t<T, M>> {
   using R = join_result_t<T, M>;
@@ -649,13 +651,31 @@ private:
   /// of them. Every slot has the same join and the same context, so a slot
   /// keeps its join in the reaction's context word (the join keeps the
   /// context) and finds its index from its place in the array.
+  /// Whether a slot fires inside its input's settlement: only where taking
+  /// an input runs no code of the user's (all() of nothing, or of trivially
+  /// copyable values it keeps in its slots). A copy constructor could
+  /// settle another input of the same join while the join is still making
+  /// its outcome, and the code settling an input still holds it (so a
+  /// move-only value would look shared to race and any): those joins take
+  /// their inputs from microtasks, as before Round 21.
+  static constexpr bool slots_fire_inline = [] {
+    if constexpr (M != join_mode::all)
+      return false;
+    else if constexpr (std::is_void_v<T>)
+      return true;
+    else
+      return std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(promise_reaction) &&
+             alignof(T) <= alignof(promise_reaction);
+  }();
+  static constexpr std::uintptr_t slot_tag = slots_fire_inline ? fires_inline_bit : 0;
+
   struct slot : promise_reaction {
     explicit slot(join_state* j) noexcept {
       this->fire = &fire_slot;
-      this->ctx = reinterpret_cast<context*>(reinterpret_cast<std::uintptr_t>(j) | fires_inline_bit);
+      this->ctx = reinterpret_cast<context*>(reinterpret_cast<std::uintptr_t>(j) | slot_tag);
     }
     join_state* join() const noexcept {
-      return reinterpret_cast<join_state*>(reinterpret_cast<std::uintptr_t>(this->ctx) - fires_inline_bit);
+      return reinterpret_cast<join_state*>(reinterpret_cast<std::uintptr_t>(this->ctx) - slot_tag);
     }
   };
 
@@ -669,6 +689,7 @@ private:
     else
       return std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(slot) && alignof(T) <= alignof(slot);
   }();
+  static_assert(slots_fire_inline == (M == join_mode::all && (std::is_void_v<T> || values_in_slots)));
 
   static void fire_slot(void* p) {
     auto* s = static_cast<slot*>(static_cast<promise_reaction*>(p));
@@ -692,14 +713,17 @@ private:
   /// The rest of fire_slot, out of line so that its common case saves no registers.
   [[gnu::noinline]] static void take_outcome(join_state* join, slot* s, promise_state<T>* src) {
     if (src) {
-      // Run inside the input's settlement, in whatever code settled it: the
-      // join settles in its own context, and that code's comes back after.
-      const context_scope scope(join->ctx_);
+      // The join settles in its own context. A slot that fires inside its
+      // input's settlement gives the settling code its context back after;
+      // one run from a microtask found its ctx word (the join) current.
+      context* const back = slots_fire_inline ? detail::tl_context : join->ctx_;
+      detail::tl_context = join->ctx_;
       try {
         join->report(join->slots_.index_of(s), *src);
       } catch (...) {
         join->reject(error_from_current_exception());
       }
+      detail::tl_context = back;
       src->release();
     }
     join->release();

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -306,16 +307,16 @@ TEST(promise, all_settled_of_void_promises_gives_one_error_value_each) {
   EXPECT_EQ(got[1].message(), "b");
 }
 
-// A combinator's own bookkeeping runs no user code, so it needs no microtask
-// per input: it counts an input down as the input settles, and only the
-// combined promise's reactions wait for the microtask queue (A+ 2.2.4).
-TEST(promise, a_combinator_takes_each_input_as_it_settles_without_a_microtask) {
+// all() over nothing or over trivially copyable values runs no user code to
+// take an input, so it needs no microtask per input: it counts an input down
+// as the input settles, and only the combined promise's reactions wait for
+// the microtask queue (A+ 2.2.4).
+TEST(promise, all_of_plain_values_takes_each_input_as_it_settles_without_a_microtask) {
   loop l(clock_kind::virtual_time);
-  deferred<int> a, b, c, d, e, f;
+  deferred<int> a, b;
+  deferred<> c;
   auto all = promise<int>::all({a.get_promise(), b.get_promise()});
-  auto settled = promise<int>::all_settled({c.get_promise()});
-  auto race = promise<int>::race({d.get_promise(), e.get_promise()});
-  auto any = promise<int>::any({f.get_promise()});
+  auto all_void = promise<>::all({c.get_promise()});
   bool reacted = false;
   all.then([&](std::vector<int>) { reacted = true; });
   a.resolve(1);
@@ -323,15 +324,65 @@ TEST(promise, a_combinator_takes_each_input_as_it_settles_without_a_microtask) {
   b.resolve(2);
   EXPECT_TRUE(all.is_fulfilled()) << "the join saw both inputs settle, with no microtask run";
   EXPECT_FALSE(reacted) << "the combined promise's reaction still waits for a microtask";
-  c.reject(error("c"));
-  EXPECT_TRUE(settled.is_fulfilled());
-  e.reject(error("e"));
-  EXPECT_TRUE(race.is_rejected());
-  f.resolve(6);
-  EXPECT_TRUE(any.is_fulfilled());
+  c.resolve();
+  EXPECT_TRUE(all_void.is_fulfilled());
   l.run();
   EXPECT_TRUE(reacted);
-  EXPECT_EQ(l.unhandled_rejections(), 1u) << "race's rejection, which nothing handled";
+}
+
+namespace {
+/// A value whose copy runs a hook once: user code inside a join's bookkeeping.
+struct hooked_copy {
+  static inline std::function<void()> hook;
+  long x = 0;
+  hooked_copy() = default;
+  explicit hooked_copy(long v) : x(v) {}
+  hooked_copy(const hooked_copy& o) : x(o.x) {
+    if (auto h = std::move(hook)) {
+      hook = nullptr;
+      h();
+    }
+  }
+  hooked_copy(hooked_copy&& o) noexcept : x(o.x) {}
+  hooked_copy& operator=(const hooked_copy&) = default;
+};
+} // namespace
+
+// A join whose value copy settles another of its inputs must not settle
+// twice: where taking an input runs user code, the join takes its inputs
+// from microtasks (a second settlement then finds it settled).
+TEST(promise, a_race_whose_value_copy_settles_another_input_settles_once) {
+  loop l(clock_kind::virtual_time);
+  deferred<hooked_copy> a, b;
+  int calls = 0;
+  long got = 0;
+  promise<hooked_copy>::race({a.get_promise(), b.get_promise()}).then_callback([&](error e, hooked_copy v) {
+    ++calls;
+    got = e ? -1 : v.x;
+  });
+  hooked_copy::hook = [&] { b.resolve(hooked_copy(2)); };
+  a.resolve(hooked_copy(1));
+  l.run();
+  EXPECT_EQ(calls, 1);
+  EXPECT_EQ(got, 1);
+}
+
+// race and any move a move-only value out of an input nobody else reads,
+// however the input was settled (here by a then handler, which holds its
+// state while it settles it).
+TEST(promise, race_and_any_pass_a_move_only_value_on) {
+  loop l(clock_kind::virtual_time);
+  deferred<int> d, e;
+  int raced = 0, anyed = 0;
+  promise<std::unique_ptr<int>>::race({d.get_promise().then([](int x) { return std::make_unique<int>(x); })})
+      .then_callback([&](error err, std::unique_ptr<int> v) { raced = err ? -1 : *v; });
+  promise<std::unique_ptr<int>>::any({e.get_promise().then([](int x) { return std::make_unique<int>(x); })})
+      .then_callback([&](error err, std::unique_ptr<int> v) { anyed = err ? -1 : *v; });
+  d.resolve(7);
+  e.resolve(5);
+  l.run();
+  EXPECT_EQ(raced, 7);
+  EXPECT_EQ(anyed, 5);
 }
 
 // A combinator that settles inside another execution's code (an input
