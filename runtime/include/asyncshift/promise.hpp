@@ -8,9 +8,8 @@
 // even when the promise is already settled. (all of void or trivially
 // copyable values takes each input as it settles, without a microtask: it
 // runs no user code, and its own promise's reactions wait for microtasks
-// like any other.) A
-// handler that returns a promise is flattened: the derived promise adopts
-// the returned one's outcome.
+// like any other.) A handler that returns a promise is flattened: the
+// derived promise adopts the returned one's outcome.
 //
 // Costs, because the benchmark compares styles. `p.then(f)` is one pooled
 // allocation: the derived promise's state embeds both the reaction waiting on
@@ -51,7 +50,7 @@
 #include <vector>
 
 // clang stops inlining fulfill into an operation's completion once a
-// settlement may fire a reaction inline (a combinator's slot); g++ inlines
+// settlement may fire a reaction inline (all()'s slot); g++ inlines
 // what it should and does worse when forced (docs/runtime.md, Round 21).
 #if defined(__clang__)
 #define ASYNCSHIFT_FULFILL_INLINE ASYNCSHIFT_INLINE
@@ -101,9 +100,9 @@ using promise_of_t = typename promise_of<std::remove_cvref_t<R>>::type;
 /// with source == nullptr. (`next` links the state's pending reactions; a
 /// reaction leaves the list before it gets a source, so they share a word.)
 ///
-/// A reaction that runs no user code (a combinator's slot) may instead be
-/// fired at once, inside the settlement: it marks itself by the low bit of
-/// `ctx` (which it then cannot use as a context; see fires_inline).
+/// A reaction that runs no user code (all()'s slot over plain values) may
+/// instead be fired at once, inside the settlement: it marks itself by the
+/// low bit of `ctx` (which it then cannot use as a context; see fires_inline).
 struct promise_reaction : microtask_node {
   union {
     promise_reaction* next = nullptr;
