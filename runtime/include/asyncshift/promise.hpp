@@ -646,28 +646,33 @@ public:
   static promise<R> start_n(std::size_t n, Make&& make);
 
 private:
-  /// One input's reaction: 24 bytes, and a million-op fan-out has a million
-  /// of them. Every slot has the same join and the same context, so a slot
-  /// keeps its join in the reaction's context word (the join keeps the
-  /// context) and finds its index from its place in the array.
-  /// Whether a slot fires inside its input's settlement: only where taking
-  /// an input runs no code of the user's (all() of nothing, or of trivially
-  /// copyable values it keeps in its slots). A copy constructor could
-  /// settle another input of the same join while the join is still making
-  /// its outcome, and the code settling an input still holds it (so a
-  /// move-only value would look shared to race and any): those joins take
-  /// their inputs from microtasks, as before Round 21.
-  static constexpr bool slots_fire_inline = [] {
-    if constexpr (M != join_mode::all)
+  /// all() over small trivially copyable values (an int64 fan-out) keeps each
+  /// value in its input's slot, which is not needed once it has fired, and
+  /// makes the result vector once, at the end: a fan-out's peak then holds no
+  /// result vector beside the operations still pending. (A slot is a
+  /// promise_reaction and nothing more.)
+  static constexpr bool values_in_slots = [] {
+    if constexpr (M != join_mode::all || std::is_void_v<T>)
       return false;
-    else if constexpr (std::is_void_v<T>)
-      return true;
     else
       return std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(promise_reaction) &&
              alignof(T) <= alignof(promise_reaction);
   }();
+
+  /// Whether a slot fires inside its input's settlement: only where taking
+  /// an input runs no code of the user's (all() of nothing, or of values it
+  /// keeps in its slots). A copy constructor could settle another input of
+  /// the same join while the join is still making its outcome, and the code
+  /// settling an input still holds it (so a move-only value would look
+  /// shared to race and any): those joins take their inputs from
+  /// microtasks, as before Round 21.
+  static constexpr bool slots_fire_inline = M == join_mode::all && (std::is_void_v<T> || values_in_slots);
   static constexpr std::uintptr_t slot_tag = slots_fire_inline ? fires_inline_bit : 0;
 
+  /// One input's reaction: 24 bytes, and a million-op fan-out has a million
+  /// of them. Every slot has the same join and the same context, so a slot
+  /// keeps its join in the reaction's context word (the join keeps the
+  /// context) and finds its index from its place in the array.
   struct slot : promise_reaction {
     explicit slot(join_state* j) noexcept {
       this->fire = &fire_slot;
@@ -677,24 +682,13 @@ private:
       return reinterpret_cast<join_state*>(reinterpret_cast<std::uintptr_t>(this->ctx) - slot_tag);
     }
   };
-
-  /// all() over small trivially copyable values (an int64 fan-out) keeps each
-  /// value in its input's slot, which is not needed once it has fired, and
-  /// makes the result vector once, at the end: a fan-out's peak then holds no
-  /// result vector beside the operations still pending.
-  static constexpr bool values_in_slots = [] {
-    if constexpr (M != join_mode::all || std::is_void_v<T>)
-      return false;
-    else
-      return std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(slot) && alignof(T) <= alignof(slot);
-  }();
-  static_assert(slots_fire_inline == (M == join_mode::all && (std::is_void_v<T> || values_in_slots)));
+  static_assert(sizeof(slot) == sizeof(promise_reaction) && alignof(slot) == alignof(promise_reaction));
 
   static void fire_slot(void* p) {
     auto* s = static_cast<slot*>(static_cast<promise_reaction*>(p));
     join_state* join = s->join();
     auto* src = static_cast<promise_state<T>*>(s->source);
-    if constexpr (M == join_mode::all && (std::is_void_v<T> || values_in_slots)) {
+    if constexpr (slots_fire_inline) {
       // The common case, a value that is not the last, cannot throw and
       // settles nothing: stored, counted, done (report() is the rest).
       if (src && src->status == outcome_status::fulfilled && join->remaining_ > 1) [[likely]] {
