@@ -47,8 +47,29 @@ namespace asyncshift {
 
 template <class T = void>
 class future;
+template <class T, class F>
+class callback_op;
+template <class T, class F, class G>
+class cleanup_op;
 
 namespace detail {
+
+/// An operation a `then` handler may return (promisify(start), with or
+/// without on_error): the handler's state starts it in place of a future.
+template <class R>
+struct op_result : std::false_type {
+  using cleanup = void;
+};
+template <class T, class F>
+struct op_result<callback_op<T, F>> : std::true_type {
+  using value_type = T;
+  using cleanup = void;
+};
+template <class T, class F, class G>
+struct op_result<cleanup_op<T, F, G>> : std::true_type {
+  using value_type = T;
+  using cleanup = G;
+};
 
 template <class T>
 struct is_future : std::false_type {};
@@ -62,6 +83,11 @@ struct future_of {
 template <class U>
 struct future_of<future<U>> {
   using type = future<U>;
+};
+template <class R>
+  requires op_result<R>::value
+struct future_of<R> {
+  using type = future<typename op_result<R>::value_type>;
 };
 /// The future a handler result R turns into: U, future<U> → future<U>; void → future<void>.
 template <class R>
@@ -219,8 +245,11 @@ private:
 
 public:
   outcome_status status = outcome_status::pending;
-  /// Free for the derived state's own use (it sits in padding).
+  /// Free for the derived state's own use (they sit in padding): then_fstate
+  /// marks its handlers alive with the first, its operation's cleanup with
+  /// the second.
   bool derived_flag = false;
+  bool derived_flag2 = false;
 
   // One slot: the waiting continuation while pending (use waiting and
   // wait_with), then the outcome (a continuation never waits on a settled
@@ -314,6 +343,8 @@ void run_handler(future_state<T>& src, OnValue& on_value, OnError& on_error, Sin
         sink.value();
       } else if constexpr (is_future<std::remove_cvref_t<R>>::value) {
         sink.adopt(call());
+      } else if constexpr (op_result<std::remove_cvref_t<R>>::value) {
+        sink.start(call());
       } else {
         std::remove_cvref_t<R> r = call();
         sink.value(std::move(r));
@@ -345,27 +376,113 @@ void run_handler(future_state<T>& src, OnValue& on_value, OnError& on_error, Sin
   }
 }
 
+/// The cleanup (on_error's function) of the operation a handler \p OnValue
+/// returns, when it returns promisify(start, on_error(g)); void otherwise.
+template <class T, class OnValue>
+struct value_cleanup {
+  using type = void;
+};
+template <class T, class OnValue>
+  requires(!std::is_same_v<OnValue, pass_through>)
+struct value_cleanup<T, OnValue> {
+  using type = typename op_result<std::remove_cvref_t<value_result_t<T, OnValue>>>::cleanup;
+};
+
+/// Where a then state keeps its handlers, and then, when the handler returned
+/// an operation with a cleanup, that cleanup: the handlers are gone by then,
+/// so the two share their bytes.
+template <class Handlers, class G>
+struct then_room {
+  template <class V, class E>
+  then_room(V&& v, E&& e) : handlers(static_cast<V&&>(v), static_cast<E&&>(e)) {}
+  ~then_room() {}
+  union {
+    Handlers handlers;
+    cleanup_slot<G> cleanup;
+  };
+};
+template <class Handlers>
+struct then_room<Handlers, void> {
+  template <class V, class E>
+  then_room(V&& v, E&& e) : handlers(static_cast<V&&>(v), static_cast<E&&>(e)) {}
+  [[no_unique_address]] Handlers handlers;
+};
+
 /// The state of `f.then(on_value, on_error)` on a pending future: a
 /// future<U> that is also the continuation of f's state.
+///
+/// When the handler returns an operation (promisify(start), with or without
+/// on_error), this state starts it with a callback to itself: the operation
+/// settles this state directly, with no future state of its own in between
+/// (and an on_error cleanup runs inline on failure, from where the handlers
+/// were). The handler is gone by then: the start function must own what it
+/// uses (capture by value).
 template <class T, class U, class OnValue, class OnError>
 class then_fstate final : public future_state<U>, public future_continuation {
+  using cleanup_type = typename value_cleanup<T, OnValue>::type;
+  static constexpr bool has_cleanup = !std::is_void_v<cleanup_type>;
+
 public:
   template <class V, class E>
-  then_fstate(V&& v, E&& e) : future_state<U>(&ops_), handlers_(static_cast<V&&>(v), static_cast<E&&>(e)) {
+  then_fstate(V&& v, E&& e) : future_state<U>(&ops_), room_(static_cast<V&&>(v), static_cast<E&&>(e)) {
     this->derived_flag = true; // the handlers are alive
     this->fire = &fire_then;
   }
   ~then_fstate() {
-    if (this->derived_flag) handlers_.destroy();
+    if (this->derived_flag) room_.handlers.destroy();
+    if constexpr (has_cleanup) drop_cleanup();
+  }
+
+  /// The callback-handler entries, while an operation the handler returned
+  /// is in flight: as future_state's, and a cleanup runs on failure first.
+  template <class... V>
+  static void on_callback(handler_for<U>* h, error&& e, V&&... v) {
+    if constexpr (!has_cleanup) {
+      future_state<U>::on_callback(h, std::move(e), static_cast<V&&>(v)...);
+    } else {
+      if (!e) return on_value(h, static_cast<V&&>(v)...);
+      static_cast<then_fstate*>(h)->fail(std::move(e));
+    }
+  }
+  template <class... V>
+  static void on_value(handler_for<U>* h, V&&... v) {
+    if constexpr (!has_cleanup) {
+      future_state<U>::on_value(h, static_cast<V&&>(v)...);
+    } else {
+      auto* s = static_cast<then_fstate*>(h);
+      if (!s->pending()) return;
+      future_continuation* c = s->settle_value(static_cast<V&&>(v)...);
+      s->drop_cleanup();
+      s->deliver(c);
+    }
   }
 
 private:
-
   void drop_handlers() noexcept {
     if (this->derived_flag) {
       this->derived_flag = false;
-      handlers_.destroy();
+      room_.handlers.destroy();
     }
+  }
+  void drop_cleanup() noexcept {
+    if constexpr (has_cleanup) {
+      if (this->derived_flag2) {
+        this->derived_flag2 = false;
+        room_.cleanup.~cleanup_slot<cleanup_type>();
+      }
+    }
+  }
+  /// The operation failed (or its start threw): the cleanup first, unless
+  /// the operation settled us already; the cleanup may cancel the operation,
+  /// which may then complete at once, from inside it.
+  void fail(error e) {
+    if (!this->pending()) return;
+    if constexpr (has_cleanup) {
+      if (this->derived_flag2) room_.cleanup.fail(e);
+      if (!this->pending()) [[unlikely]]
+        return;
+    }
+    this->deliver(this->settle_error(std::move(e)));
   }
 
   /// Receives what the handler produced.
@@ -391,6 +508,8 @@ private:
         next = self->settle_value(std::move(src.value));
     }
     void adopt(future<U> q);
+    template <class Op>
+    void start(Op&& op);
   };
 
   static continuation_step fire_then(future_continuation* c, void* source) {
@@ -402,7 +521,7 @@ private:
       return {};
     }
     sink out{self};
-    run_handler<T>(*src, self->handlers_.h.on_value, self->handlers_.h.on_error, out);
+    run_handler<T>(*src, self->room_.handlers.h.on_value, self->room_.handlers.h.on_error, out);
     src->release();
     if (out.forwarded) return {}; // self now belongs to the adopted future: do not touch it
     return self->hand_on(out.next);
@@ -430,9 +549,9 @@ private:
   }
 
   static void destroy(handler_for<U>* h) noexcept { pool_delete(static_cast<then_fstate*>(h)); }
-  static constexpr handler_ops_for<U> ops_ = future_state_ops<U, future_state<U>>(&destroy);
+  static constexpr handler_ops_for<U> ops_ = future_state_ops<U, then_fstate>(&destroy);
 
-  [[no_unique_address]] handlers_slot_t<OnValue, OnError> handlers_;
+  [[no_unique_address]] then_room<handlers_slot_t<OnValue, OnError>, cleanup_type> room_;
 
   template <class>
   friend class asyncshift::future;
@@ -681,6 +800,57 @@ future<T> make_failed_future(error e) {
   return future<T>(s);
 }
 
+template <class T, class F>
+future<T> make_future(F&& start);
+template <class T, class F, class G>
+future<T> make_future(F&& start, on_error_cleanup<G> cleanup);
+
+namespace detail {
+/// The future of \p op, started now (make_future of its start function).
+template <class Op>
+auto start_as_future(Op&& op) {
+  using R = op_result<std::remove_cvref_t<Op>>;
+  using T = typename R::value_type;
+  if constexpr (std::is_void_v<typename R::cleanup>)
+    return asyncshift::make_future<T>(std::move(op).take_start());
+  else
+    return asyncshift::make_future<T>(std::move(op).take_start(), on_error_cleanup<typename R::cleanup>{std::move(op).take_cleanup()});
+}
+} // namespace detail
+
+/// The handler returned an operation: start it with a callback to self, which
+/// then settles when the operation completes (or now, if it completes
+/// synchronously: our consumer waits aside meanwhile, so that it runs from
+/// the trampoline and not from inside the start).
+template <class T, class U, class OnValue, class OnError>
+template <class Op>
+void detail::then_fstate<T, U, OnValue, OnError>::sink::start(Op&& op) {
+  using R = op_result<std::remove_cvref_t<Op>>;
+  using G = typename R::cleanup;
+  if constexpr (!std::is_void_v<G> && !std::is_same_v<G, cleanup_type>) {
+    adopt(start_as_future(std::move(op))); // a cleanup this state has no room for (the error handler's)
+  } else {
+    auto start = std::move(op).take_start();
+    then_fstate* s = self;
+    s->drop_handlers();
+    if constexpr (!std::is_void_v<G>) {
+      ::new (static_cast<void*>(std::addressof(s->room_.cleanup))) cleanup_slot<G>(std::move(op).take_cleanup());
+      s->derived_flag2 = true;
+    }
+    future_continuation* waiting = s->waiting();
+    s->wait_with(nullptr);
+    start_operation<U>(s, start, [s](asyncshift::error e) { s->fail(std::move(e)); });
+    if (s->pending()) {
+      s->wait_with(waiting);
+      forwarded = true; // the operation's callback holds s now
+      s->release();     // the reference our producer held
+    } else {
+      s->drop_cleanup();
+      next = waiting;
+    }
+  }
+}
+
 template <class T, class U, class OnValue, class OnError>
 void detail::then_fstate<T, U, OnValue, OnError>::sink::adopt(future<U> q) {
   self->drop_handlers();
@@ -760,6 +930,10 @@ struct ready_sink {
     }
   }
   void adopt(future<U> q) { out = std::move(q); }
+  template <class Op>
+  void start(Op&& op) {
+    out = start_as_future(std::move(op));
+  }
 };
 
 } // namespace detail

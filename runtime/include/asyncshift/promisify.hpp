@@ -22,6 +22,7 @@
 #include "asyncshift/callback.hpp"
 #include "asyncshift/detail/outcome.hpp"
 #include "asyncshift/error.hpp"
+#include "asyncshift/on_error.hpp"
 #include "asyncshift/result.hpp"
 #include "asyncshift/task.hpp"
 
@@ -184,6 +185,53 @@ private:
 template <class T = void, class F>
 callback_op<T, F> promisify(F start) {
   return callback_op<T, F>(std::move(start));
+}
+
+/// An operation with a cleanup that runs when it fails (made by
+/// `promisify(start, on_error(g))`). Awaited, it fails as the operation does,
+/// after \p g ran; returned from a future's `then` handler, the handler's
+/// state starts it and runs \p g inline when its callback reports the error,
+/// as `make_future(start, on_error(g))` does, with no future of its own.
+template <class T, class F, class G>
+class [[nodiscard]] cleanup_op {
+public:
+  cleanup_op(F start, G cleanup) noexcept(std::is_nothrow_move_constructible_v<F> && std::is_nothrow_move_constructible_v<G>)
+      : op_(std::move(start)), cleanup_(std::move(cleanup)) {}
+
+  /// The starting function and the cleanup, for conversion to another style (before awaiting).
+  F&& take_start() && noexcept { return std::move(op_).take_start(); }
+  G&& take_cleanup() && noexcept { return std::move(cleanup_); }
+
+  bool await_ready() const noexcept { return false; }
+  bool await_suspend(std::coroutine_handle<> waiter) { return op_.await_suspend(waiter); }
+  T await_resume() {
+    if constexpr (std::is_void_v<T>) {
+      error e = op_.take_settled();
+      if (e) [[unlikely]]
+        fail(std::move(e));
+    } else {
+      result<T> r = op_.take_settled();
+      if (r.err) [[unlikely]]
+        fail(std::move(r.err));
+      return std::move(r.value);
+    }
+  }
+
+private:
+  [[noreturn]] void fail(error e) {
+    detail::run_cleanup(cleanup_, e);
+    throw_error(std::move(e));
+  }
+
+  callback_op<T, F> op_;
+  G cleanup_;
+};
+
+/// As promisify(start), and \p cleanup (made by on_error) runs when the
+/// operation fails, before the failure goes on.
+template <class T = void, class F, class G>
+cleanup_op<T, F, G> promisify(F start, on_error_cleanup<G> cleanup) {
+  return cleanup_op<T, F, G>(std::move(start), std::move(cleanup.f));
 }
 
 /// Awaiting settle(op) yields the outcome as a value (error, or result<T>).
