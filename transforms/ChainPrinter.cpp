@@ -120,8 +120,16 @@ private:
   std::string renderStep(Step &St, ChainBuild &Chain);
   std::string returnValue(const Ctx &C, const std::string &Value);
   /// A's promise (future); \p MoreArgs (", on_error(...)") goes after the
-  /// start when takesOnError(A).
-  std::string promiseOf(const AsyncCallNode &A, const std::string &MoreArgs = "");
+  /// start when takesOnError(A). \p Returned: the promise is what a step
+  /// returns as its one exit (see stepOperation).
+  std::string promiseOf(const AsyncCallNode &A, const std::string &MoreArgs = "", bool Returned = false);
+  /// Whether leaf call A, the one exit of a future chain's step (\p C), is
+  /// returned as an operation (promisify) that the step's state starts
+  /// itself: the future that make_future would make in between, a state
+  /// allocated, linked and freed per call, is not needed.
+  bool stepOperation(const AsyncCallNode &A, const Ctx &C) const {
+    return !S.IsPromise && C.Flatten && isLeafHead(A);
+  }
   /// Whether A's promise is made here (make_promise of a leaf call).
   bool isLeafHead(const AsyncCallNode &A) const;
   /// Whether a parallel is an operation fan-out (operationFanOut).
@@ -131,8 +139,9 @@ private:
   bool takesOnError(const AsyncCallNode &A) const {
     return isLeafHead(A) || (A.Comb && isOperationFanOut(*A.Comb));
   }
-  /// make_promise of leaf call A, with \p MoreArgs after the start lambda.
-  std::string leafHead(const AsyncCallNode &A, const std::string &MoreArgs);
+  /// make_promise of leaf call A, with \p MoreArgs after the start lambda;
+  /// with \p Operation, promisify (see stepOperation).
+  std::string leafHead(const AsyncCallNode &A, const std::string &MoreArgs, bool Operation = false);
   std::string declareLocal(VarId V, const std::string &Type, const std::string &Init);
   std::string syncText(const SyncNode &N);
   std::string combinatorHead(const Combinator &K, const std::string &MoreArgs);
@@ -320,9 +329,9 @@ std::string ChainLowering::text(const Text &T) {
   return renderText(T, [this](VarId V) { return nameOf(V); }, &ChainLowering::detached);
 }
 
-std::string ChainLowering::promiseOf(const AsyncCallNode &A, const std::string &MoreArgs) {
+std::string ChainLowering::promiseOf(const AsyncCallNode &A, const std::string &MoreArgs, bool Returned) {
   if (isLeafHead(A))
-    return leafHead(A, MoreArgs);
+    return leafHead(A, MoreArgs, Returned);
   assert((A.Comb || MoreArgs.empty()) && "a converted function's promise takes no more arguments");
   return A.Comb ? combinatorHead(*A.Comb, MoreArgs) : text(A.WithoutHandler);
 }
@@ -334,10 +343,16 @@ bool ChainLowering::isLeafHead(const AsyncCallNode &A) const { return !A.Comb &&
 /// rvalue is given it with std::move; a copy would cost a reference count up
 /// and down per op (about 3% of a doxbee execution in future style). A callee
 /// taking `callback<T>&` (reached by forwarding a handler) gets the lvalue.
-std::string ChainLowering::leafHead(const AsyncCallNode &A, const std::string &MoreArgs) {
+///
+/// An operation a step returns starts after the step's lambda has returned,
+/// when its locals and parameters are gone: its start function captures by
+/// copy (mutable, so that a call on a copied local is what it was on the
+/// local; nothing reads the local after the call).
+std::string ChainLowering::leafHead(const AsyncCallNode &A, const std::string &MoreArgs, bool Operation) {
   const std::string Handler = A.HandlerTakesRvalue ? "std::move(" + CallbackName + ")" : CallbackName;
-  return S.make(A.ValueType) + "[&](auto " + CallbackName + ") { " + text(A.Prefix) + Handler + text(A.Suffix) + "; }" +
-         MoreArgs + ")";
+  const std::string Start = Operation ? capture() + "(auto " + CallbackName + ") mutable { " : "[&](auto " + CallbackName + ") { ";
+  return (Operation ? promisifyOpen(A.ValueType) : S.make(A.ValueType)) + Start + text(A.Prefix) + Handler +
+         text(A.Suffix) + "; }" + MoreArgs + ")";
 }
 
 /// A declaration of \p V initialised by \p Init: a local, or a state field.
@@ -470,7 +485,7 @@ std::string ChainLowering::lowerJump(const JumpNode &N, const Ctx &C) {
 
 std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
   if (A.Handler == AsyncCallNode::HandlerKind::Forward)
-    return "return " + promiseOf(A) + ";\n";
+    return "return " + promiseOf(A, "", stepOperation(A, C)) + ";\n";
 
   const Continuation &Cont = A.Cont;
   enum class Mode { Propagate, Ignore, Value };
@@ -503,11 +518,13 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
   // cleanup goes with the operation (on_error runs it inline, as the
   // original's `if (err)` did, with no second state). A converted
   // function's or another combinator's promise is made elsewhere: tap it.
+  // A settled outcome is a future's (asyncshift::settle), not an operation's.
+  const bool Returned = M == Mode::Propagate && stepOperation(A, C);
   std::string Head;
   if (Tap.empty())
-    Head = promiseOf(A);
+    Head = promiseOf(A, "", Returned);
   else if (takesOnError(A))
-    Head = promiseOf(A, ", asyncshift::on_error(" + Tap + ")");
+    Head = promiseOf(A, ", asyncshift::on_error(" + Tap + ")", Returned);
   else
     Head = promiseOf(A) + ".tap_error(" + Tap + ")";
   if (M != Mode::Propagate)

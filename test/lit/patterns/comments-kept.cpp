@@ -100,8 +100,9 @@ void save(int key, asyncshift::callback<int> done) {
 // FUTURE-NEXT: .then([=](int old) {
 // FUTURE-NEXT: state->old = old;
 // FUTURE-NEXT: /* The write-back, then the log line. */
-// FUTURE-NEXT: return asyncshift::make_future(
-// FUTURE-NEXT: [&](auto cb) { write_int(key, state->old + base, std::move(cb)); });
+// FUTURE-NEXT: return asyncshift::promisify([=](auto cb) mutable {
+// FUTURE-NEXT: write_int(key, state->old + base, std::move(cb));
+// FUTURE-NEXT: });
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=]() -> int {
 // FUTURE-NEXT: log_line("saved"); // after the write

@@ -137,8 +137,8 @@ int main() {
 // FUTURE-NEXT: return asyncshift::make_future<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) {
-// FUTURE-NEXT: return asyncshift::make_future(
-// FUTURE-NEXT: [&](auto cb) { write_int(key, v + 1, std::move(cb)); });
+// FUTURE-NEXT: return asyncshift::promisify(
+// FUTURE-NEXT: [=](auto cb) mutable { write_int(key, v + 1, std::move(cb)); });
 // FUTURE-NEXT: });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<int> handle(int key) {

@@ -94,13 +94,14 @@ void sum_three(asyncshift::callback<int> done) {
 // FUTURE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int a) {
 // FUTURE-NEXT: state->a = a;
-// FUTURE-NEXT: return asyncshift::make_future<int>(
-// FUTURE-NEXT: [&](auto cb) { read_int(2, std::move(cb)); });
+// FUTURE-NEXT: return asyncshift::promisify<int>(
+// FUTURE-NEXT: [=](auto cb) mutable { read_int(2, std::move(cb)); });
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int b) {
 // FUTURE-NEXT: state->b = b;
-// FUTURE-NEXT: return asyncshift::make_future<int>(
-// FUTURE-NEXT: [&](auto cb) { read_int(state->a + state->b, std::move(cb)); });
+// FUTURE-NEXT: return asyncshift::promisify<int>([=](auto cb) mutable {
+// FUTURE-NEXT: read_int(state->a + state->b, std::move(cb));
+// FUTURE-NEXT: });
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int c) -> int { return state->a + state->b + c; });
 // FUTURE-NEXT: }

@@ -131,16 +131,16 @@ void transfer_logged(connection conn, int from, int to, asyncshift::callback<> d
 // FUTURE-NEXT: return asyncshift::make_future<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(from, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int balance) {
-// FUTURE-NEXT: return asyncshift::make_future(
-// FUTURE-NEXT: [&](auto cb) { write_int(to, balance, std::move(cb)); },
+// FUTURE-NEXT: return asyncshift::promisify(
+// FUTURE-NEXT: [=](auto cb) mutable { write_int(to, balance, std::move(cb)); },
 // FUTURE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // FUTURE-NEXT: conn.close();
 // FUTURE-NEXT: log_line("rolled back");
 // FUTURE-NEXT: }));
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=] {
-// FUTURE-NEXT: return asyncshift::make_future(
-// FUTURE-NEXT: [&](auto cb) { write_int(from, 0, std::move(cb)); },
+// FUTURE-NEXT: return asyncshift::promisify(
+// FUTURE-NEXT: [=](auto cb) mutable { write_int(from, 0, std::move(cb)); },
 // FUTURE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // FUTURE-NEXT: conn.close();
 // FUTURE-NEXT: log_line("rolled back");

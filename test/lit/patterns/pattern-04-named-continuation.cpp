@@ -111,7 +111,7 @@ void open_or_create(bool exists, int id, asyncshift::callback<int> done) {
 // FUTURE-NEXT: }()
 // FUTURE-NEXT: .then([=](int handle) {
 // FUTURE-NEXT: state->handle = handle;
-// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) {
+// FUTURE-NEXT: return asyncshift::promisify([=](auto cb) mutable {
 // FUTURE-NEXT: write_int(state->handle, id, std::move(cb));
 // FUTURE-NEXT: });
 // FUTURE-NEXT: })

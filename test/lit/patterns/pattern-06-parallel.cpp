@@ -191,7 +191,7 @@ void fan(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int v) {
-// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) {
+// FUTURE-NEXT: return asyncshift::promisify([=](auto cb) mutable {
 // FUTURE-NEXT: write_int(static_cast<int>(i), v + 1, std::move(cb));
 // FUTURE-NEXT: });
 // FUTURE-NEXT: });
@@ -212,7 +212,7 @@ void fan(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int v) {
 // FUTURE-NEXT: branch_state->doubled = v * 2;
-// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) {
+// FUTURE-NEXT: return asyncshift::promisify([=](auto cb) mutable {
 // FUTURE-NEXT: write_int(static_cast<int>(i), branch_state->doubled,
 // FUTURE-NEXT: std::move(cb));
 // FUTURE-NEXT: });

@@ -87,8 +87,8 @@ void twice(asyncshift::callback<int> done) {
 // FUTURE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) {
 // FUTURE-NEXT: state->total = v;
-// FUTURE-NEXT: return asyncshift::make_future<int>(
-// FUTURE-NEXT: [&](auto cb) { read_int(v, std::move(cb)); });
+// FUTURE-NEXT: return asyncshift::promisify<int>(
+// FUTURE-NEXT: [=](auto cb) mutable { read_int(v, std::move(cb)); });
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int v) -> int {
 // FUTURE-NEXT: int total2 = state->total + v;

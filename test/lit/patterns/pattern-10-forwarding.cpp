@@ -105,12 +105,13 @@ void store_then_flush(int key, asyncshift::callback<> done) {
 // FUTURE-NEXT: return asyncshift::make_future<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
-// FUTURE-NEXT: [&](auto cb) { read_int(v, std::move(cb)); });
+// FUTURE-NEXT: return asyncshift::promisify<int>(
+// FUTURE-NEXT: [=](auto cb) mutable { read_int(v, std::move(cb)); });
 // FUTURE-NEXT: });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<> store_then_flush(int key) {
 // FUTURE-NEXT: return store(key, 1).then([=] {
-// FUTURE-NEXT: return asyncshift::make_future([&](auto cb) { flush(std::move(cb)); });
+// FUTURE-NEXT: return asyncshift::promisify(
+// FUTURE-NEXT: [=](auto cb) mutable { flush(std::move(cb)); });
 // FUTURE-NEXT: });
 // FUTURE-NEXT: }
