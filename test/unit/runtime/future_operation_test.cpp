@@ -3,6 +3,7 @@
 // it and is settled by it directly, with no future state in between. What the
 // tool prints for a step whose one exit is a call.
 #include "counted.hpp"
+#include "timed_ops.hpp"
 
 #include <asyncshift/future.hpp>
 #include <asyncshift/loop.hpp>
@@ -19,24 +20,9 @@ using namespace asyncshift;
 using asyncshift::test::counted;
 using asyncshift::test::live_objects;
 
-namespace {
-
-constexpr std::int64_t ms = 1'000'000;
-
-void op_after(loop& l, std::int64_t delay, int value, callback<int> cb) {
-  if (delay == 0)
-    cb({}, value);
-  else
-    l.set_timeout(delay, [cb, value] { cb({}, value); });
-}
-void failing_op_after(loop& l, std::int64_t delay, const char* msg, callback<int> cb) {
-  if (delay == 0)
-    cb(error(msg));
-  else
-    l.set_timeout(delay, [cb, msg] { cb(error(msg)); });
-}
-
-} // namespace
+using asyncshift::test::failing_op_after;
+using asyncshift::test::ms;
+using asyncshift::test::op_after;
 
 TEST(future_operation_layout, the_cleanup_of_a_returned_operation_takes_the_room_of_the_handlers) {
   // The handler has returned before its operation starts: the cleanup (a

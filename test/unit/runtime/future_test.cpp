@@ -1,6 +1,7 @@
 // future<T>: inline continuations, chaining on value and on error, ready
 // futures, when_all, co_await, lifetimes and a million synchronous completions.
 #include "counted.hpp"
+#include "timed_ops.hpp"
 
 #include <asyncshift/future.hpp>
 #include <asyncshift/loop.hpp>
@@ -19,21 +20,9 @@ using asyncshift::test::counted;
 using asyncshift::test::poisoned_move;
 using asyncshift::test::live_objects;
 
-namespace {
-
-constexpr std::int64_t ms = 1'000'000;
-
-void op_after(loop& l, std::int64_t delay, int value, callback<int> cb) {
-  if (delay == 0)
-    cb({}, value);
-  else
-    l.set_timeout(delay, [cb, value] { cb({}, value); });
-}
-void failing_op_after(loop& l, std::int64_t delay, const char* msg, callback<int> cb) {
-  l.set_timeout(delay, [cb, msg] { cb(error(msg)); });
-}
-
-} // namespace
+using asyncshift::test::failing_op_after;
+using asyncshift::test::ms;
+using asyncshift::test::op_after;
 
 TEST(future, a_continuation_runs_inline_when_the_value_arrives) {
   loop l(clock_kind::virtual_time);

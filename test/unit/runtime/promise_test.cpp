@@ -2,6 +2,7 @@
 // then_callback, all/all_settled/race/any, co_await, contexts, unhandled
 // rejections, lifetimes and a million synchronous completions.
 #include "counted.hpp"
+#include "timed_ops.hpp"
 
 #include <asyncshift/context.hpp>
 #include <asyncshift/promise.hpp>
@@ -20,22 +21,9 @@ using asyncshift::test::counted;
 using asyncshift::test::poisoned_move;
 using asyncshift::test::live_objects;
 
-namespace {
-
-constexpr std::int64_t ms = 1'000'000;
-
-/// A callback-style op that completes after \p delay (or at once when 0).
-void op_after(loop& l, std::int64_t delay, int value, callback<int> cb) {
-  if (delay == 0)
-    cb({}, value);
-  else
-    l.set_timeout(delay, [cb, value] { cb({}, value); });
-}
-void failing_op_after(loop& l, std::int64_t delay, const char* msg, callback<int> cb) {
-  l.set_timeout(delay, [cb, msg] { cb(error(msg)); });
-}
-
-} // namespace
+using asyncshift::test::failing_op_after;
+using asyncshift::test::ms;
+using asyncshift::test::op_after;
 
 TEST(promise, make_promise_settles_from_a_synchronous_completion_and_runs_then_from_a_microtask) {
   loop l(clock_kind::virtual_time);
