@@ -113,26 +113,6 @@ auto when_all(std::size_t n, F f) {
   });
 }
 
-/// The future of an operation made by promisify (or by when_all over
-/// operations, above): it starts now, as make_future(start) does. Generated
-/// future code joins a fan-out whose branches are one operation each with
-/// `make_future(when_all(n, [=](std::size_t i) { return promisify(...); }))`:
-/// the operations complete parallel()'s join directly, with no future per
-/// branch, as in the coroutine style.
-template <class T, class F>
-future<T> make_future(callback_op<T, F>&& op) {
-  return make_future<T>(std::move(op).take_start());
-}
-
-/// As above, and \p cleanup (made by on_error) runs inline when the
-/// operation fails, before the future does: generated code's
-/// `make_future(when_all(...), on_error(g))`, where `.tap_error(g)` would add
-/// a second state and a step.
-template <class T, class F, class G>
-future<T> make_future(callback_op<T, F>&& op, on_error_cleanup<G> cleanup) {
-  return make_future<T>(std::move(op).take_start(), std::move(cleanup));
-}
-
 namespace detail {
 template <class R>
 concept deliverable = requires(R r, callback<> cb) { std::move(r).then_callback(std::move(cb)); };

@@ -801,22 +801,9 @@ future<T> make_failed_future(error e) {
 }
 
 template <class T, class F>
-future<T> make_future(F&& start);
+future<T> make_future(callback_op<T, F>&& op);
 template <class T, class F, class G>
-future<T> make_future(F&& start, on_error_cleanup<G> cleanup);
-
-namespace detail {
-/// The future of \p op, started now (make_future of its start function).
-template <class Op>
-auto start_as_future(Op&& op) {
-  using R = op_result<std::remove_cvref_t<Op>>;
-  using T = typename R::value_type;
-  if constexpr (std::is_void_v<typename R::cleanup>)
-    return asyncshift::make_future<T>(std::move(op).take_start());
-  else
-    return asyncshift::make_future<T>(std::move(op).take_start(), on_error_cleanup<typename R::cleanup>{std::move(op).take_cleanup()});
-}
-} // namespace detail
+future<T> make_future(cleanup_op<T, F, G>&& op);
 
 /// The handler returned an operation: start it with a callback to self, which
 /// then settles when the operation completes (or now, if it completes
@@ -828,7 +815,7 @@ void detail::then_fstate<T, U, OnValue, OnError>::sink::start(Op&& op) {
   using R = op_result<std::remove_cvref_t<Op>>;
   using G = typename R::cleanup;
   if constexpr (!std::is_void_v<G> && !std::is_same_v<G, cleanup_type>) {
-    adopt(start_as_future(std::move(op))); // a cleanup this state has no room for (the error handler's)
+    adopt(asyncshift::make_future(std::move(op))); // a cleanup this state has no room for (the error handler's)
   } else {
     auto start = std::move(op).take_start();
     then_fstate* s = self;
@@ -845,8 +832,7 @@ void detail::then_fstate<T, U, OnValue, OnError>::sink::start(Op&& op) {
       forwarded = true; // the operation's callback holds s now
       s->release();     // the reference our producer held
     } else {
-      s->drop_cleanup();
-      next = waiting;
+      next = waiting; // settling ran or dropped the cleanup; its slot goes with s
     }
   }
 }
@@ -932,7 +918,7 @@ struct ready_sink {
   void adopt(future<U> q) { out = std::move(q); }
   template <class Op>
   void start(Op&& op) {
-    out = start_as_future(std::move(op));
+    out = asyncshift::make_future(std::move(op));
   }
 };
 
@@ -982,6 +968,33 @@ future<T> make_future(F&& start, on_error_cleanup<G> cleanup) {
   future<T> f(s);
   detail::start_operation<T>(s, start, [s](error e) { s->fail(std::move(e)); });
   return f;
+}
+
+/// The future of an operation made by promisify (or by when_all over
+/// operations, fanout.hpp): it starts now, as make_future(start) does. Generated
+/// future code joins a fan-out whose branches are one operation each with
+/// `make_future(when_all(n, [=](std::size_t i) { return promisify(...); }))`:
+/// the operations complete parallel()'s join directly, with no future per
+/// branch, as in the coroutine style.
+template <class T, class F>
+future<T> make_future(callback_op<T, F>&& op) {
+  return make_future<T>(std::move(op).take_start());
+}
+
+/// As above, and \p cleanup (made by on_error) runs inline when the
+/// operation fails, before the future does: generated code's
+/// `make_future(when_all(...), on_error(g))`, where `.tap_error(g)` would add
+/// a second state and a step.
+template <class T, class F, class G>
+future<T> make_future(callback_op<T, F>&& op, on_error_cleanup<G> cleanup) {
+  return make_future<T>(std::move(op).take_start(), std::move(cleanup));
+}
+
+/// The future of an operation made by promisify(start, on_error(g)): as
+/// make_future(start, on_error(g)).
+template <class T, class F, class G>
+future<T> make_future(cleanup_op<T, F, G>&& op) {
+  return make_future<T>(std::move(op).take_start(), on_error_cleanup<G>{std::move(op).take_cleanup()});
 }
 
 /// The outcome of \p f as a value: a future that always succeeds, with an
