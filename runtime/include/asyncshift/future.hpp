@@ -27,6 +27,7 @@
 #include "asyncshift/detail/join_values.hpp"
 #include "asyncshift/detail/outcome.hpp"
 #include "asyncshift/detail/pool.hpp"
+#include "asyncshift/detail/returned_op.hpp"
 #include "asyncshift/error.hpp"
 #include "asyncshift/on_error.hpp"
 #include "asyncshift/result.hpp"
@@ -47,29 +48,8 @@ namespace asyncshift {
 
 template <class T = void>
 class future;
-template <class T, class F>
-class callback_op;
-template <class T, class F, class G>
-class cleanup_op;
 
 namespace detail {
-
-/// An operation a `then` handler may return (promisify(start), with or
-/// without on_error): the handler's state starts it in place of a future.
-template <class R>
-struct op_result : std::false_type {
-  using cleanup = void;
-};
-template <class T, class F>
-struct op_result<callback_op<T, F>> : std::true_type {
-  using value_type = T;
-  using cleanup = void;
-};
-template <class T, class F, class G>
-struct op_result<cleanup_op<T, F, G>> : std::true_type {
-  using value_type = T;
-  using cleanup = G;
-};
 
 template <class T>
 struct is_future : std::false_type {};
@@ -375,38 +355,6 @@ void run_handler(future_state<T>& src, OnValue& on_value, OnError& on_error, Sin
     settle_with([&]() -> decltype(auto) { return invoke_with_error(on_error, src.err, true); });
   }
 }
-
-/// The cleanup (on_error's function) of the operation a handler \p OnValue
-/// returns, when it returns promisify(start, on_error(g)); void otherwise.
-template <class T, class OnValue>
-struct value_cleanup {
-  using type = void;
-};
-template <class T, class OnValue>
-  requires(!std::is_same_v<OnValue, pass_through>)
-struct value_cleanup<T, OnValue> {
-  using type = typename op_result<std::remove_cvref_t<value_result_t<T, OnValue>>>::cleanup;
-};
-
-/// Where a then state keeps its handlers, and then, when the handler returned
-/// an operation with a cleanup, that cleanup: the handlers are gone by then,
-/// so the two share their bytes.
-template <class Handlers, class G>
-struct then_room {
-  template <class V, class E>
-  then_room(V&& v, E&& e) : handlers(static_cast<V&&>(v), static_cast<E&&>(e)) {}
-  ~then_room() {}
-  union {
-    Handlers handlers;
-    cleanup_slot<G> cleanup;
-  };
-};
-template <class Handlers>
-struct then_room<Handlers, void> {
-  template <class V, class E>
-  then_room(V&& v, E&& e) : handlers(static_cast<V&&>(v), static_cast<E&&>(e)) {}
-  [[no_unique_address]] Handlers handlers;
-};
 
 /// The state of `f.then(on_value, on_error)` on a pending future: a
 /// future<U> that is also the continuation of f's state.

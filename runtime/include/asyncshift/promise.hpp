@@ -32,6 +32,7 @@
 #include "asyncshift/detail/join_values.hpp"
 #include "asyncshift/detail/outcome.hpp"
 #include "asyncshift/detail/pool.hpp"
+#include "asyncshift/detail/returned_op.hpp"
 #include "asyncshift/error.hpp"
 #include "asyncshift/loop.hpp"
 #include "asyncshift/on_error.hpp"
@@ -89,6 +90,13 @@ template <class R>
   requires thenable<R>
 struct promise_of<R> {
   using type = promise<typename R::value_type>;
+};
+/// An operation (promisify(start), with or without on_error): the then state
+/// starts it with a callback to itself.
+template <class R>
+  requires op_result<R>::value
+struct promise_of<R> {
+  using type = promise<typename op_result<R>::value_type>;
 };
 template <class R>
 using promise_of_t = typename promise_of<std::remove_cvref_t<R>>::type;
@@ -268,7 +276,7 @@ public:
   /// A reaction was attached at some point: a rejection is not "unhandled".
   bool handled = false;
   /// Free for the derived state's own use (it sits in padding).
-  bool derived_flag = false;
+  std::uint8_t derived_byte = 0;
   /// What a state holds depends on its status: its reactions while pending
   /// (newest first; flush reverses them), then its value, its error, or the
   /// state it follows. One word for the reactions and the target: every state
@@ -404,16 +412,30 @@ struct is_finally<finally_handler<F>> : std::true_type {};
 /// The state of `source.then(on_value, on_error)`: a promise<U> that is also
 /// the reaction waiting on the source (a promise<T>), with the handlers
 /// inline. pass_through in either slot propagates that outcome unchanged.
+///
+/// When the handler returns an operation (promisify(start), with or without
+/// on_error), this state starts it with a callback to itself: the operation
+/// settles this state directly, with no promise state of its own to adopt
+/// (and an on_error cleanup runs inline on failure, from where the handlers
+/// were). The reactions waiting on this state still run from microtasks. The
+/// handler is gone by then: the start function must own what it uses.
 template <class T, class U, class OnValue, class OnError>
 class then_state final : public promise_state<U>, public promise_reaction {
+  // (finally's handler takes nothing and returns nothing: no operation)
+  using cleanup_type = typename value_cleanup<T, std::conditional_t<is_finally<OnValue>::value, pass_through, OnValue>>::type;
+  static constexpr bool has_cleanup = !std::is_void_v<cleanup_type>;
+  /// What the room holds (derived_byte): the handlers, then perhaps the cleanup.
+  enum : std::uint8_t { room_empty, room_handlers, room_cleanup };
+
 public:
   template <class V, class E>
-  then_state(V&& v, E&& e) : promise_state<U>(&ops_), handlers_(static_cast<V&&>(v), static_cast<E&&>(e)) {
-    this->derived_flag = true; // the handlers are alive
+  then_state(V&& v, E&& e) : promise_state<U>(&ops_), room_(static_cast<V&&>(v), static_cast<E&&>(e)) {
+    this->derived_byte = room_handlers;
     this->fire = &fire_reaction;
   }
   ~then_state() {
-    if (this->derived_flag) handlers_.destroy();
+    drop_handlers();
+    drop_cleanup();
     if constexpr (std::is_trivially_destructible_v<typename promise_state<U>::value_type>) {
       // How most then states of a chain end: following the pending promise
       // their handler returned, which lives on (its operation holds it). Our
@@ -426,12 +448,42 @@ public:
     }
   }
 
+  /// The callback-handler entries, while an operation the handler returned
+  /// is in flight: as promise_state's, and a cleanup runs on failure first.
+  template <class... V>
+  static void on_callback(handler_for<U>* h, error&& e, V&&... v) {
+    if (!e) return on_value(h, static_cast<V&&>(v)...);
+    static_cast<then_state*>(h)->fail(std::move(e));
+  }
+  template <class... V>
+  ASYNCSHIFT_INLINE static void on_value(handler_for<U>* h, V&&... v) {
+    auto* s = static_cast<then_state*>(h);
+    s->drop_cleanup();
+    s->fulfill(static_cast<V&&>(v)...);
+  }
+
 private:
   void drop_handlers() noexcept {
-    if (this->derived_flag) {
-      this->derived_flag = false;
-      handlers_.destroy();
+    if (this->derived_byte == room_handlers) {
+      this->derived_byte = room_empty;
+      room_.handlers.destroy();
     }
+  }
+  void drop_cleanup() noexcept {
+    if constexpr (has_cleanup) {
+      if (this->derived_byte == room_cleanup) {
+        this->derived_byte = room_empty;
+        room_.cleanup.~cleanup_slot<cleanup_type>();
+      }
+    }
+  }
+  /// The operation failed (or its start threw): the cleanup first (it runs
+  /// once, and not after the operation settled us).
+  void fail(error e) noexcept {
+    if constexpr (has_cleanup) {
+      if (this->derived_byte == room_cleanup && this->pending()) room_.cleanup.fail(e);
+    }
+    this->reject(std::move(e));
   }
 
   static void fire_reaction(void* p) {
@@ -457,7 +509,7 @@ private:
       drop_handlers();
       pass_on(src);
     } else {
-      run([&]() -> decltype(auto) { return invoke_with_value<T>(handlers_.h.on_value, src.value, src.unique()); });
+      run([&]() -> decltype(auto) { return invoke_with_value<T>(room_.handlers.h.on_value, src.value, src.unique()); });
     }
   }
 
@@ -469,10 +521,10 @@ private:
       pass_on(src);
     } else if constexpr (is_tap<OnError>::value) {
       try {
-        if constexpr (std::is_invocable_v<decltype(handlers_.h.on_error.f)&, const error&>)
-          (void)handlers_.h.on_error.f(std::as_const(src.err));
+        if constexpr (std::is_invocable_v<decltype(room_.handlers.h.on_error.f)&, const error&>)
+          (void)room_.handlers.h.on_error.f(std::as_const(src.err));
         else
-          (void)handlers_.h.on_error.f();
+          (void)room_.handlers.h.on_error.f();
       } catch (...) {
         drop_handlers();
         this->reject(error_from_current_exception());
@@ -481,13 +533,13 @@ private:
       drop_handlers();
       pass_on(src);
     } else {
-      run([&]() -> decltype(auto) { return invoke_with_error(handlers_.h.on_error, src.err, src.unique()); });
+      run([&]() -> decltype(auto) { return invoke_with_error(room_.handlers.h.on_error, src.err, src.unique()); });
     }
   }
 
   void run_finally(promise_state<T>& src) {
     try {
-      handlers_.h.on_value.f();
+      room_.handlers.h.on_value.f();
     } catch (...) {
       drop_handlers();
       this->reject(error_from_current_exception());
@@ -537,6 +589,10 @@ private:
         this->add_ref();
         auto cb = callback_t<U>::adopt_owning(static_cast<handler_for<U>*>(this));
         std::move(x).then_callback(std::move(cb));
+      } else if constexpr (op_result<std::remove_cvref_t<R>>::value) {
+        std::remove_cvref_t<R> op = call();
+        drop_handlers();
+        start(std::move(op));
       } else {
         static_assert(!std::is_void_v<U>, "this handler must return nothing (or a promise<void>), like the other one");
         // By value: a returned reference could point into the captures we drop.
@@ -553,11 +609,14 @@ private:
   /// A+ 2.3.2: take on the outcome of \p q: now if it is settled, otherwise
   /// by becoming its alias.
   ASYNCSHIFT_INLINE void adopt(promise<U> q);
+  /// Starts the operation the handler returned, with a callback to this state.
+  template <class Op>
+  void start(Op&& op);
 
   static void destroy(handler_for<U>* h) noexcept { pool_delete(static_cast<then_state*>(h)); }
-  static constexpr handler_ops_for<U> ops_ = state_ops<U, promise_state<U>>(&destroy);
+  static constexpr handler_ops_for<U> ops_ = state_ops<U, std::conditional_t<has_cleanup, then_state, promise_state<U>>>(&destroy);
 
-  [[no_unique_address]] handlers_slot_t<OnValue, OnError> handlers_;
+  [[no_unique_address]] then_room<handlers_slot_t<OnValue, OnError>, cleanup_type> room_;
 };
 
 /// then_callback's reaction: delivers the outcome to a callback.
@@ -1018,6 +1077,30 @@ ASYNCSHIFT_INLINE void detail::then_state<T, U, OnValue, OnError>::adopt(promise
   this->alias_to(qs);
 }
 
+template <class T, class F>
+promise<T> make_promise(callback_op<T, F>&& op);
+template <class T, class F, class G>
+promise<T> make_promise(cleanup_op<T, F, G>&& op);
+
+/// The handler returned an operation: start it with a callback to this
+/// state, which settles when the operation completes (its reactions then run
+/// from microtasks, as always).
+template <class T, class U, class OnValue, class OnError>
+template <class Op>
+void detail::then_state<T, U, OnValue, OnError>::start(Op&& op) {
+  using G = typename op_result<std::remove_cvref_t<Op>>::cleanup;
+  if constexpr (!std::is_void_v<G> && !std::is_same_v<G, cleanup_type>) {
+    adopt(asyncshift::make_promise(std::move(op))); // a cleanup this state has no room for (the error handler's)
+  } else {
+    auto start = std::move(op).take_start();
+    if constexpr (!std::is_void_v<G>) {
+      ::new (static_cast<void*>(std::addressof(room_.cleanup))) cleanup_slot<G>(std::move(op).take_cleanup());
+      this->derived_byte = room_cleanup;
+    }
+    start_operation<U>(this, start, [this](asyncshift::error e) { fail(std::move(e)); });
+  }
+}
+
 template <class T, detail::join_mode M>
 template <class Make>
 promise<detail::join_result_t<T, M>> detail::join_state<T, M>::start_n(std::size_t n, Make&& make) {
@@ -1106,6 +1189,19 @@ promise<T> make_promise(F&& start, on_error_cleanup<G> cleanup) {
   promise<T> p(s);
   detail::start_operation<T>(s, start, [s](error e) { s->fail(std::move(e)); });
   return p;
+}
+
+/// The promise of an operation made by promisify: it starts now, as
+/// make_promise(start) does (a then state starts one its handler returns
+/// itself; this is for the error handler's, whose cleanup it has no room for).
+template <class T, class F>
+promise<T> make_promise(callback_op<T, F>&& op) {
+  return make_promise<T>(std::move(op).take_start());
+}
+/// As above, with the operation's on_error cleanup.
+template <class T, class F, class G>
+promise<T> make_promise(cleanup_op<T, F, G>&& op) {
+  return make_promise<T>(std::move(op).take_start(), on_error_cleanup<G>{std::move(op).take_cleanup()});
 }
 
 /// The outcome of \p p as a value: a promise that always fulfills, with an
