@@ -123,13 +123,11 @@ private:
   /// start when takesOnError(A). \p Returned: the promise is what a step
   /// returns as its one exit (see stepOperation).
   std::string promiseOf(const AsyncCallNode &A, const std::string &MoreArgs = "", bool Returned = false);
-  /// Whether leaf call A, the one exit of a future chain's step (\p C), is
+  /// Whether leaf call A, the one exit of a chain's step (\p C), is
   /// returned as an operation (promisify) that the step's state starts
-  /// itself: the future that make_future would make in between, a state
-  /// allocated, linked and freed per call, is not needed.
-  bool stepOperation(const AsyncCallNode &A, const Ctx &C) const {
-    return !S.IsPromise && C.Flatten && isLeafHead(A);
-  }
+  /// itself: the promise (future) that make_promise would make in between, a
+  /// state allocated, adopted and freed per call, is not needed.
+  bool stepOperation(const AsyncCallNode &A, const Ctx &C) const { return C.Flatten && isLeafHead(A); }
   /// Whether A's promise is made here (make_promise of a leaf call).
   bool isLeafHead(const AsyncCallNode &A) const;
   /// Whether a parallel is an operation fan-out (operationFanOut).

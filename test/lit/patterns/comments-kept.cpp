@@ -79,8 +79,9 @@ void save(int key, asyncshift::callback<int> done) {
 // PROMISE-NEXT: .then([=](int old) {
 // PROMISE-NEXT: state->old = old;
 // PROMISE-NEXT: /* The write-back, then the log line. */
-// PROMISE-NEXT: return asyncshift::make_promise(
-// PROMISE-NEXT: [&](auto cb) { write_int(key, state->old + base, std::move(cb)); });
+// PROMISE-NEXT: return asyncshift::promisify([=](auto cb) mutable {
+// PROMISE-NEXT: write_int(key, state->old + base, std::move(cb));
+// PROMISE-NEXT: });
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=]() -> int {
 // PROMISE-NEXT: log_line("saved"); // after the write

@@ -113,8 +113,8 @@ int main() {
 // PROMISE-NEXT: return asyncshift::make_promise<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) {
-// PROMISE-NEXT: return asyncshift::make_promise(
-// PROMISE-NEXT: [&](auto cb) { write_int(key, v + 1, std::move(cb)); });
+// PROMISE-NEXT: return asyncshift::promisify(
+// PROMISE-NEXT: [=](auto cb) mutable { write_int(key, v + 1, std::move(cb)); });
 // PROMISE-NEXT: });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<int> handle(int key) {

@@ -73,13 +73,14 @@ void sum_three(asyncshift::callback<int> done) {
 // PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int a) {
 // PROMISE-NEXT: state->a = a;
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
-// PROMISE-NEXT: [&](auto cb) { read_int(2, std::move(cb)); });
+// PROMISE-NEXT: return asyncshift::promisify<int>(
+// PROMISE-NEXT: [=](auto cb) mutable { read_int(2, std::move(cb)); });
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int b) {
 // PROMISE-NEXT: state->b = b;
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
-// PROMISE-NEXT: [&](auto cb) { read_int(state->a + state->b, std::move(cb)); });
+// PROMISE-NEXT: return asyncshift::promisify<int>([=](auto cb) mutable {
+// PROMISE-NEXT: read_int(state->a + state->b, std::move(cb));
+// PROMISE-NEXT: });
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int c) -> int { return state->a + state->b + c; });
 // PROMISE-NEXT: }

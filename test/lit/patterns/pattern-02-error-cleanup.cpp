@@ -100,21 +100,30 @@ void transfer_logged(connection conn, int from, int to, asyncshift::callback<> d
 // CORO_VALUES-NEXT: }
 // CORO_VALUES-NEXT: co_return {};
 // CORO_VALUES-NEXT: }
+// CORO_VALUES-LABEL: asyncshift::task<asyncshift::error> transfer_logged(connection conn, int from,
+// CORO_VALUES-NEXT: int to) {
+// CORO_VALUES-NEXT: auto err = co_await transfer(conn, from, to);
+// CORO_VALUES-NEXT: if (err) {
+// CORO_VALUES-NEXT: log_line("transfer failed");
+// CORO_VALUES-NEXT: co_return err;
+// CORO_VALUES-NEXT: }
+// CORO_VALUES-NEXT: co_return {};
+// CORO_VALUES-NEXT: }
 
 // PROMISE-LABEL: asyncshift::promise<> transfer(connection conn, int from, int to) {
 // PROMISE-NEXT: return asyncshift::make_promise<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(from, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int balance) {
-// PROMISE-NEXT: return asyncshift::make_promise(
-// PROMISE-NEXT: [&](auto cb) { write_int(to, balance, std::move(cb)); },
+// PROMISE-NEXT: return asyncshift::promisify(
+// PROMISE-NEXT: [=](auto cb) mutable { write_int(to, balance, std::move(cb)); },
 // PROMISE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // PROMISE-NEXT: conn.close();
 // PROMISE-NEXT: log_line("rolled back");
 // PROMISE-NEXT: }));
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=] {
-// PROMISE-NEXT: return asyncshift::make_promise(
-// PROMISE-NEXT: [&](auto cb) { write_int(from, 0, std::move(cb)); },
+// PROMISE-NEXT: return asyncshift::promisify(
+// PROMISE-NEXT: [=](auto cb) mutable { write_int(from, 0, std::move(cb)); },
 // PROMISE-NEXT: asyncshift::on_error([=](const asyncshift::error &) {
 // PROMISE-NEXT: conn.close();
 // PROMISE-NEXT: log_line("rolled back");

@@ -88,7 +88,7 @@ void open_or_create(bool exists, int id, asyncshift::callback<int> done) {
 // PROMISE-NEXT: }()
 // PROMISE-NEXT: .then([=](int handle) {
 // PROMISE-NEXT: state->handle = handle;
-// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
+// PROMISE-NEXT: return asyncshift::promisify([=](auto cb) mutable {
 // PROMISE-NEXT: write_int(state->handle, id, std::move(cb));
 // PROMISE-NEXT: });
 // PROMISE-NEXT: })

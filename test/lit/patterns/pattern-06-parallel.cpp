@@ -147,7 +147,7 @@ void fan(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int v) {
-// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
+// PROMISE-NEXT: return asyncshift::promisify([=](auto cb) mutable {
 // PROMISE-NEXT: write_int(static_cast<int>(i), v + 1, std::move(cb));
 // PROMISE-NEXT: });
 // PROMISE-NEXT: });
@@ -168,7 +168,7 @@ void fan(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int v) {
 // PROMISE-NEXT: branch_state->doubled = v * 2;
-// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
+// PROMISE-NEXT: return asyncshift::promisify([=](auto cb) mutable {
 // PROMISE-NEXT: write_int(static_cast<int>(i), branch_state->doubled,
 // PROMISE-NEXT: std::move(cb));
 // PROMISE-NEXT: });

@@ -69,8 +69,8 @@ void twice(asyncshift::callback<int> done) {
 // PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) {
 // PROMISE-NEXT: state->total = v;
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
-// PROMISE-NEXT: [&](auto cb) { read_int(v, std::move(cb)); });
+// PROMISE-NEXT: return asyncshift::promisify<int>(
+// PROMISE-NEXT: [=](auto cb) mutable { read_int(v, std::move(cb)); });
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int v) -> int {
 // PROMISE-NEXT: int total2 = state->total + v;

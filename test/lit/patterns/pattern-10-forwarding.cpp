@@ -86,13 +86,14 @@ void store_then_flush(int key, asyncshift::callback<> done) {
 // PROMISE-NEXT: return asyncshift::make_promise<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
-// PROMISE-NEXT: [&](auto cb) { read_int(v, std::move(cb)); });
+// PROMISE-NEXT: return asyncshift::promisify<int>(
+// PROMISE-NEXT: [=](auto cb) mutable { read_int(v, std::move(cb)); });
 // PROMISE-NEXT: });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<> store_then_flush(int key) {
 // PROMISE-NEXT: return store(key, 1).then([=] {
-// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) { flush(std::move(cb)); });
+// PROMISE-NEXT: return asyncshift::promisify(
+// PROMISE-NEXT: [=](auto cb) mutable { flush(std::move(cb)); });
 // PROMISE-NEXT: });
 // PROMISE-NEXT: }
 
