@@ -421,8 +421,7 @@ struct is_finally<finally_handler<F>> : std::true_type {};
 /// handler is gone by then: the start function must own what it uses.
 template <class T, class U, class OnValue, class OnError>
 class then_state final : public promise_state<U>, public promise_reaction {
-  // (finally's handler takes nothing and returns nothing: no operation)
-  using cleanup_type = typename value_cleanup<T, std::conditional_t<is_finally<OnValue>::value, pass_through, OnValue>>::type;
+  using cleanup_type = typename value_cleanup<T, OnValue>::type;
   static constexpr bool has_cleanup = !std::is_void_v<cleanup_type>;
   /// What the room holds (derived_byte): the handlers, then perhaps the cleanup.
   enum : std::uint8_t { room_empty, room_handlers, room_cleanup };
@@ -437,8 +436,8 @@ public:
     drop_handlers();
     drop_cleanup();
     if constexpr (std::is_trivially_destructible_v<typename promise_state<U>::value_type>) {
-      // How most then states of a chain end: following the pending promise
-      // their handler returned, which lives on (its operation holds it). Our
+      // How a then state ends whose handler returned a pending promise (not
+      // an operation): following it, while it lives on (its operation holds it). Our
       // reference to it goes here, and promise_state's destructor, finding
       // nothing to destroy, does not call out of line for the alias.
       if (this->status == aliased && this->target->refs > 1) {
@@ -477,11 +476,11 @@ private:
       }
     }
   }
-  /// The operation failed (or its start threw): the cleanup first (it runs
-  /// once, and not after the operation settled us).
+  /// The operation failed (or its start threw): the cleanup first. It runs
+  /// once (cleanup_slot), and not after a value (on_value dropped it).
   void fail(error e) noexcept {
     if constexpr (has_cleanup) {
-      if (this->derived_byte == room_cleanup && this->pending()) room_.cleanup.fail(e);
+      if (this->derived_byte == room_cleanup) room_.cleanup.fail(e);
     }
     this->reject(std::move(e));
   }

@@ -39,13 +39,14 @@ struct op_result<cleanup_op<T, F, G>> : std::true_type {
 };
 
 /// The cleanup (on_error's function) of the operation a handler \p OnValue
-/// returns, when it returns promisify(start, on_error(g)); void otherwise.
+/// returns, when it returns promisify(start, on_error(g)); void otherwise,
+/// and for what is not a callable value handler (pass_through, finally's).
 template <class T, class OnValue>
 struct value_cleanup {
   using type = void;
 };
 template <class T, class OnValue>
-  requires(!std::is_same_v<OnValue, pass_through>)
+  requires(takes_value<T, OnValue>() || std::is_invocable_v<OnValue&>)
 struct value_cleanup<T, OnValue> {
   using type = typename op_result<std::remove_cvref_t<value_result_t<T, OnValue>>>::cleanup;
 };
