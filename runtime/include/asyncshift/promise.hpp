@@ -1197,6 +1197,15 @@ template <class T, class F>
 promise<T> make_promise(callback_op<T, F>&& op) {
   return make_promise<T>(std::move(op).take_start());
 }
+/// As above, and \p cleanup (made by on_error) runs inline when the
+/// operation fails, before the promise rejects: generated promise code's
+/// `make_promise(when_all(n, make), on_error(g))` for a fan-out whose branches
+/// are one operation each (fanout.hpp): the operations complete the join
+/// directly, with no promise per branch and no second state for g.
+template <class T, class F, class G>
+promise<T> make_promise(callback_op<T, F>&& op, on_error_cleanup<G> cleanup) {
+  return make_promise<T>(std::move(op).take_start(), std::move(cleanup));
+}
 /// As above, with the operation's on_error cleanup.
 template <class T, class F, class G>
 promise<T> make_promise(cleanup_op<T, F, G>&& op) {

@@ -351,3 +351,92 @@ TEST(fanout_operation_future, runs_its_cleanup_before_failing_and_only_on_error)
   }
   EXPECT_EQ(live_objects(), before);
 }
+
+// make_promise(when_all(n, f)[, on_error(g)]) with f returning promisify(...):
+// what generated promise code uses for the same fan-out. The operations
+// complete the join directly (no promise per branch, as Promise.all over n
+// promises would make); the promise's own reactions still run from microtasks.
+
+TEST(fanout_operation_promise, yields_values_in_index_order_the_first_error_and_makes_one_promise) {
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    std::vector<std::int64_t> got;
+    std::vector<std::size_t> started;
+    const auto allocs = detail::memory_snapshot().allocs;
+    auto values = make_promise(when_all(3, [&](std::size_t i) {
+      return promisify<std::int64_t>([&, i](auto cb) {
+        started.push_back(i);
+        if (i == 1) return cb({}, 101); // completes at once
+        l.set_timeout(static_cast<std::int64_t>(3 - i) * ms, [cb, i] { cb({}, static_cast<std::int64_t>(i) + 100); });
+      });
+    }));
+    EXPECT_EQ(started, (std::vector<std::size_t>{0, 1, 2})) << "every operation starts at once, in order";
+    // The promise's state, parallel's join and its values, and the two
+    // pending timers: all(n, make) of make_promise branches makes three more.
+    EXPECT_EQ(detail::memory_snapshot().allocs - allocs, 5u);
+    values.then([&](std::vector<std::int64_t> v) { got = std::move(v); });
+
+    std::string msg;
+    int later = 0;
+    make_promise(when_all(2, [&](std::size_t i) {
+      return promisify([&, i](callback<> cb) {
+        l.set_timeout(static_cast<std::int64_t>(i + 1) * ms, [cb, i, &later] {
+          if (i == 1) ++later; // runs to its end after the first error
+          cb(i == 0 ? error("first") : error("second"));
+        });
+      });
+    })).then([] { ADD_FAILURE() << "fulfilled"; }, [&](error e) { msg = e.message(); });
+    bool empty_done = false;
+    make_promise(when_all(0, [](std::size_t) { return promisify([](callback<> cb) { cb({}); }); })).then([&] {
+      empty_done = true;
+    });
+    EXPECT_FALSE(empty_done) << "a reaction to a settled promise waits for a microtask";
+    l.run();
+    EXPECT_EQ(got, (std::vector<std::int64_t>{100, 101, 102}));
+    EXPECT_EQ(msg, "first");
+    EXPECT_EQ(later, 1);
+    EXPECT_TRUE(empty_done);
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(fanout_operation_promise, runs_its_cleanup_before_rejecting_and_only_on_error) {
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    std::vector<std::string> events;
+    auto fail_second = [&](std::size_t i) {
+      return promisify([&, i](callback<> cb) {
+        l.set_timeout(static_cast<std::int64_t>(i + 1) * ms, [cb, i, &events] {
+          cb(i == 1 ? error("second") : error{});
+          if (i == 1) events.push_back("after the failing callback");
+        });
+      });
+    };
+    const auto allocs = detail::memory_snapshot().allocs;
+    auto failing = make_promise(when_all(3, fail_second), on_error([&](const error& e) {
+                                  events.push_back("cleanup " + std::string(e.message()));
+                                }));
+    // The promise's state (with the cleanup), parallel's join and three timers.
+    EXPECT_EQ(detail::memory_snapshot().allocs - allocs, 5u);
+    failing.then([&] { events.push_back("fulfilled"); },
+                 [&](error e) { events.push_back("rejected " + std::string(e.message())); });
+    make_promise(when_all(2, [&](std::size_t) { return promisify([&l](callback<> cb) { l.set_timeout(1 * ms, [cb] { cb({}); }); }); }),
+                 on_error([&] { events.push_back("cleanup on success"); }))
+        .then([&] { events.push_back("succeeded"); });
+    l.run();
+    // The cleanup runs inline in the failing callback; the reaction waits for its microtask.
+    EXPECT_EQ(events, (std::vector<std::string>{"succeeded", "cleanup second", "after the failing callback",
+                                                "rejected second"}));
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(fanout_operation_promise, an_unhandled_rejection_is_reported_when_the_loop_ends) {
+  loop l(clock_kind::virtual_time);
+  make_promise(when_all(2, [](std::size_t i) { return promisify([i](callback<> cb) { cb(i == 1 ? error("lost") : error{}); }); }),
+               on_error([] {}));
+  l.run();
+  EXPECT_EQ(l.unhandled_rejections(), 1u);
+}
