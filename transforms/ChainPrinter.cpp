@@ -273,15 +273,18 @@ std::string ChainLowering::combinatorHead(const Combinator &K, const std::string
   return "asyncshift::when_all(" + Count + ", " + Lambda + ")";
 }
 
-/// A future-style parallel whose branch is one operation passing its outcome
-/// on: `make_future(when_all(n, [=](std::size_t i) { return promisify(...); }))`.
-/// The operations complete the join directly, with no future per branch (the
-/// coroutine style's when_all does the same). A branch that does more, or
-/// calls a converted function (which returns a future), is a function
-/// returning a future under when_all(n, make). A cleanup on error goes in as
-/// make_future's on_error argument (\p MoreArgs), as a leaf's does: no second state.
+/// A parallel whose branch is one operation passing its outcome on:
+/// `make_future(when_all(n, [=](std::size_t i) { return promisify(...); }))`,
+/// make_promise for promise chains. The operations complete the join
+/// directly, with no future or promise per branch (the coroutine style's
+/// when_all does the same); the promise's own reactions still wait for
+/// microtasks. A branch that does more, or calls a converted function (which
+/// returns a future or promise), is a function returning one under
+/// when_all(n, make) / all(n, make). A cleanup on error goes in as
+/// make_future's (make_promise's) on_error argument (\p MoreArgs), as a
+/// leaf's does: no second state.
 bool ChainLowering::isOperationFanOut(const Combinator &K) const {
-  if (S.IsPromise || K.K != Combinator::Kind::Parallel)
+  if (K.K != Combinator::Kind::Parallel)
     return false;
   const AsyncCallNode *A = forwardingBranchCall(K);
   return A && !A->CalleeConverted;
@@ -295,7 +298,7 @@ std::string ChainLowering::operationFanOut(const Combinator &K, const std::strin
   std::string Op = promisifyOpen(A->ValueType) + capture() + "(auto " + CallbackName + ") { " + text(A->Prefix) +
                    Handler + text(A->Suffix) + "; })";
   leaveBranch(Saved);
-  return "asyncshift::make_future(asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType + Index +
+  return S.make("") + "asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType + Index +
          ") {\nreturn " + Op + ";\n})" + MoreArgs + ")";
 }
 

@@ -58,11 +58,11 @@ void insert_all(std::size_t n, asyncshift::callback<> done) {
 
 // PROMISE-LABEL: asyncshift::promise<> insert_all(std::size_t n) {
 // PROMISE-NEXT: auto tx = db.begin();
-// PROMISE-NEXT: return asyncshift::promise<>::all(
-// PROMISE-NEXT: n, [=](std::size_t index) -> asyncshift::promise<> {
-// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
+// PROMISE-NEXT: return asyncshift::make_promise(
+// PROMISE-NEXT: asyncshift::when_all(n, [=](std::size_t index) {
+// PROMISE-NEXT: return asyncshift::promisify([=](auto cb) {
 // PROMISE-NEXT: FileVersion.insert(static_cast<std::int64_t>(index), 0)
 // PROMISE-NEXT: .execWithin(tx, std::move(cb));
 // PROMISE-NEXT: });
-// PROMISE-NEXT: });
+// PROMISE-NEXT: }));
 // PROMISE-NEXT: }

@@ -1,12 +1,12 @@
 // A parallel whose branch is one operation passing its outcome on: the future
-// style joins the operations themselves (make_future of when_all over
-// promisify, as the coroutine style's when_all does), so no future is made
-// per branch. The promise style keeps a promise per branch (promise<T>::all
-// over make_promise, as Promise.all takes promises). A branch that does more
-// than one operation is a function returning a future under when_all
-// (pattern-06-parallel.cpp). A cleanup on the failure path goes in as
-// make_future's on_error argument, as a leaf operation's does, rather than
-// as a tap_error state after it.
+// and promise styles join the operations themselves (make_future /
+// make_promise of when_all over promisify, as the coroutine style's when_all
+// does), so no future or promise is made per branch; the promise's own
+// reactions still run from microtasks. A branch that does more than one
+// operation is a function returning a future (promise) under when_all
+// (promise<T>::all; pattern-06-parallel.cpp). A cleanup on the failure path
+// goes in as make_future's (make_promise's) on_error argument, as a leaf
+// operation's does, rather than as a tap_error state after it.
 // RUN: %strip %s > %t.cpp
 // RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp 2> %t.future.err
 // RUN: count 0 < %t.future.err
@@ -47,12 +47,11 @@ void write_many(int n, asyncshift::callback<> done) {
 // FUTURE-NEXT: }
 
 // PROMISE-LABEL: asyncshift::promise<std::vector<int>> read_many(int n) {
-// PROMISE-NEXT: return asyncshift::promise<int>::all(
-// PROMISE-NEXT: static_cast<std::size_t>(n),
-// PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<int> {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
-// PROMISE-NEXT: [&](auto cb) { read_int(static_cast<int>(i), std::move(cb)); });
-// PROMISE-NEXT: });
+// PROMISE-NEXT: return asyncshift::make_promise(
+// PROMISE-NEXT: asyncshift::when_all(static_cast<std::size_t>(n), [=](std::size_t i) {
+// PROMISE-NEXT: return asyncshift::promisify<int>(
+// PROMISE-NEXT: [=](auto cb) { read_int(static_cast<int>(i), std::move(cb)); });
+// PROMISE-NEXT: }));
 // PROMISE-NEXT: }
 
 // FUTURE-LABEL: asyncshift::future<> write_many(int n) {
@@ -68,12 +67,13 @@ void write_many(int n, asyncshift::callback<> done) {
 // FUTURE-NEXT: }
 
 // PROMISE-LABEL: asyncshift::promise<> write_many(int n) {
-// PROMISE-NEXT: return asyncshift::promise<>::all(
-// PROMISE-NEXT: static_cast<std::size_t>(n),
-// PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<> {
-// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
+// PROMISE-NEXT: return asyncshift::make_promise(
+// PROMISE-NEXT: asyncshift::when_all(static_cast<std::size_t>(n),
+// PROMISE-NEXT: [=](std::size_t i) {
+// PROMISE-NEXT: return asyncshift::promisify([=](auto cb) {
 // PROMISE-NEXT: write_int(static_cast<int>(i), 1, std::move(cb));
 // PROMISE-NEXT: });
-// PROMISE-NEXT: })
-// PROMISE-NEXT: .tap_error([=](const asyncshift::error &) { log_line("failed"); });
+// PROMISE-NEXT: }),
+// PROMISE-NEXT: asyncshift::on_error(
+// PROMISE-NEXT: [=](const asyncshift::error &) { log_line("failed"); }));
 // PROMISE-NEXT: }

@@ -167,26 +167,28 @@ void count_up(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: if (n == 0) {
 // PROMISE-NEXT: return asyncshift::promise<std::vector<int>>::resolve(std::vector<int>{});
 // PROMISE-NEXT: }
-// PROMISE-NEXT: return asyncshift::promise<int>::all(
-// PROMISE-NEXT: n,
-// PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<int> {
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) {
+// PROMISE-NEXT: return asyncshift::make_promise(
+// PROMISE-NEXT: asyncshift::when_all(n,
+// PROMISE-NEXT: [=](std::size_t i) {
+// PROMISE-NEXT: return asyncshift::promisify<int>([=](auto cb) {
 // PROMISE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // PROMISE-NEXT: });
-// PROMISE-NEXT: })
-// PROMISE-NEXT: .tap_error([=](const asyncshift::error &) { log_line("failed"); });
+// PROMISE-NEXT: }),
+// PROMISE-NEXT: asyncshift::on_error(
+// PROMISE-NEXT: [=](const asyncshift::error &) { log_line("failed"); }));
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<> write_all(std::size_t n) {
 // PROMISE-NEXT: if (n == 0) {
 // PROMISE-NEXT: return asyncshift::promise<>::resolve();
 // PROMISE-NEXT: }
-// PROMISE-NEXT: return asyncshift::promise<>::all(
-// PROMISE-NEXT: n,
-// PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<> {
-// PROMISE-NEXT: return asyncshift::make_promise([&](auto cb) {
-// PROMISE-NEXT: write_int(static_cast<int>(i), 1, std::move(cb));
+// PROMISE-NEXT: return asyncshift::make_promise(
+// PROMISE-NEXT: asyncshift::when_all(n,
+// PROMISE-NEXT: [=](std::size_t i) {
+// PROMISE-NEXT: return asyncshift::promisify([=](auto cb) {
+// PROMISE-NEXT: write_int(static_cast<int>(i), 1,
+// PROMISE-NEXT: std::move(cb));
 // PROMISE-NEXT: });
-// PROMISE-NEXT: })
+// PROMISE-NEXT: }))
 // PROMISE-NEXT: .then([=] { log_line("all written"); });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<int> count_up(int n) {

@@ -58,8 +58,8 @@ void biggest(asyncshift::callback<std::uint64_t> done) {
 // CORO-LABEL: asyncshift::task<std::uint64_t> biggest()
 // CORO: asyncshift::promisify<std::vector<std::uint64_t>>(
 // PROMISE-LABEL: asyncshift::promise<std::int64_t> total(std::int64_t n)
-// PROMISE: asyncshift::promise<std::int64_t>::all(
-// PROMISE: -> asyncshift::promise<std::int64_t>
+// PROMISE: asyncshift::make_promise(
+// PROMISE: asyncshift::promisify<std::int64_t>(
 // PROMISE-LABEL: asyncshift::promise<std::uint64_t> biggest()
 // PROMISE: asyncshift::make_promise<std::vector<std::uint64_t>>(
 // FUTURE-LABEL: asyncshift::future<std::int64_t> total(std::int64_t n)
