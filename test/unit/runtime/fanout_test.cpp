@@ -273,18 +273,27 @@ TEST(fanout_all_of_n, future_when_all_yields_values_in_index_order_and_the_first
   EXPECT_EQ(live_objects(), before);
 }
 
-// make_future(when_all(n, f)) with f returning promisify(...): what generated
-// future code uses for a parallel whose branches are one operation each. The
-// operations complete parallel()'s join directly: no future per branch.
+// make_future(when_all(n, f)[, on_error(g)]) and make_promise(...) of the
+// same, with f returning promisify(...): what generated future and promise
+// code uses for a parallel whose branches are one operation each. The
+// operations complete parallel()'s join directly: no future or promise per
+// branch. A promise's own reactions still run from microtasks. Each helper
+// below runs one case with \p make (make_future or make_promise).
 
-TEST(fanout_operation_future, yields_values_in_index_order_the_first_error_and_makes_one_future) {
+namespace {
+
+const auto future_of = [](auto&& op, auto&&... cleanup) { return make_future(std::move(op), cleanup...); };
+const auto promise_of = [](auto&& op, auto&&... cleanup) { return make_promise(std::move(op), cleanup...); };
+
+template <class Make>
+void yields_values_in_order_and_the_first_error(Make make, bool reactions_wait) {
   const auto before = live_objects();
   {
     loop l(clock_kind::virtual_time);
     std::vector<std::int64_t> got;
     std::vector<std::size_t> started;
     const auto allocs = detail::memory_snapshot().allocs;
-    auto values = make_future(when_all(3, [&](std::size_t i) {
+    auto values = make(when_all(3, [&](std::size_t i) {
       return promisify<std::int64_t>([&, i](auto cb) {
         started.push_back(i);
         if (i == 1) return cb({}, 101); // completes at once
@@ -292,15 +301,15 @@ TEST(fanout_operation_future, yields_values_in_index_order_the_first_error_and_m
       });
     }));
     EXPECT_EQ(started, (std::vector<std::size_t>{0, 1, 2})) << "every operation starts at once, in order";
-    // The future's state, parallel's join and its values, and the two
-    // pending timers: nothing per branch beyond what the operations keep
-    // (a future per branch would be three more states).
+    // The state, parallel's join and its values, and the two pending
+    // timers: nothing per branch beyond what the operations keep (a future
+    // or promise per branch would be three more states).
     EXPECT_EQ(detail::memory_snapshot().allocs - allocs, 5u);
     std::move(values).then([&](std::vector<std::int64_t> v) { got = std::move(v); });
 
     std::string msg;
     int later = 0;
-    make_future(when_all(2, [&](std::size_t i) {
+    make(when_all(2, [&](std::size_t i) {
       return promisify([&, i](callback<> cb) {
         l.set_timeout(static_cast<std::int64_t>(i + 1) * ms, [cb, i, &later] {
           if (i == 1) ++later; // runs to its end after the first error
@@ -309,9 +318,10 @@ TEST(fanout_operation_future, yields_values_in_index_order_the_first_error_and_m
       });
     })).then([] { ADD_FAILURE() << "fulfilled"; }, [&](error e) { msg = e.message(); });
     bool empty_done = false;
-    make_future(when_all(0, [](std::size_t) { return promisify([](callback<> cb) { cb({}); }); })).then([&] {
+    make(when_all(0, [](std::size_t) { return promisify([](callback<> cb) { cb({}); }); })).then([&] {
       empty_done = true;
     });
+    EXPECT_EQ(empty_done, !reactions_wait) << "a promise's reaction to a settled promise waits for a microtask";
     l.run();
     EXPECT_EQ(got, (std::vector<std::int64_t>{100, 101, 102}));
     EXPECT_EQ(msg, "first");
@@ -321,87 +331,11 @@ TEST(fanout_operation_future, yields_values_in_index_order_the_first_error_and_m
   EXPECT_EQ(live_objects(), before);
 }
 
-// make_future(when_all(n, f), on_error(g)): generated future code for an
-// operation fan-out whose failure path cleans up first (madeup_parallel's
-// rollback). g runs inline on the first error, before the future fails, and
-// never on success; no second state is made for it.
-TEST(fanout_operation_future, runs_its_cleanup_before_failing_and_only_on_error) {
-  const auto before = live_objects();
-  {
-    loop l(clock_kind::virtual_time);
-    std::vector<std::string> events;
-    auto fail_second = [&](std::size_t i) {
-      return promisify([&, i](callback<> cb) {
-        l.set_timeout(static_cast<std::int64_t>(i + 1) * ms, [cb, i] { cb(i == 1 ? error("second") : error{}); });
-      });
-    };
-    const auto allocs = detail::memory_snapshot().allocs;
-    auto failing = make_future(when_all(3, fail_second), on_error([&](const error& e) {
-                                 events.push_back("cleanup " + std::string(e.message()));
-                               }));
-    // The future's state (with the cleanup), parallel's join and three timers.
-    EXPECT_EQ(detail::memory_snapshot().allocs - allocs, 5u);
-    std::move(failing).then([&] { events.push_back("fulfilled"); },
-                            [&](error e) { events.push_back("failed " + std::string(e.message())); });
-    make_future(when_all(2, [&](std::size_t i) { return promisify([&l, i](callback<> cb) { l.set_timeout(1 * ms, [cb] { cb({}); }); }); }),
-                on_error([&] { events.push_back("cleanup on success"); }))
-        .then([&] { events.push_back("succeeded"); });
-    l.run();
-    EXPECT_EQ(events, (std::vector<std::string>{"succeeded", "cleanup second", "failed second"}));
-  }
-  EXPECT_EQ(live_objects(), before);
-}
-
-// make_promise(when_all(n, f)[, on_error(g)]) with f returning promisify(...):
-// what generated promise code uses for the same fan-out. The operations
-// complete the join directly (no promise per branch, as Promise.all over n
-// promises would make); the promise's own reactions still run from microtasks.
-
-TEST(fanout_operation_promise, yields_values_in_index_order_the_first_error_and_makes_one_promise) {
-  const auto before = live_objects();
-  {
-    loop l(clock_kind::virtual_time);
-    std::vector<std::int64_t> got;
-    std::vector<std::size_t> started;
-    const auto allocs = detail::memory_snapshot().allocs;
-    auto values = make_promise(when_all(3, [&](std::size_t i) {
-      return promisify<std::int64_t>([&, i](auto cb) {
-        started.push_back(i);
-        if (i == 1) return cb({}, 101); // completes at once
-        l.set_timeout(static_cast<std::int64_t>(3 - i) * ms, [cb, i] { cb({}, static_cast<std::int64_t>(i) + 100); });
-      });
-    }));
-    EXPECT_EQ(started, (std::vector<std::size_t>{0, 1, 2})) << "every operation starts at once, in order";
-    // The promise's state, parallel's join and its values, and the two
-    // pending timers: all(n, make) of make_promise branches makes three more.
-    EXPECT_EQ(detail::memory_snapshot().allocs - allocs, 5u);
-    values.then([&](std::vector<std::int64_t> v) { got = std::move(v); });
-
-    std::string msg;
-    int later = 0;
-    make_promise(when_all(2, [&](std::size_t i) {
-      return promisify([&, i](callback<> cb) {
-        l.set_timeout(static_cast<std::int64_t>(i + 1) * ms, [cb, i, &later] {
-          if (i == 1) ++later; // runs to its end after the first error
-          cb(i == 0 ? error("first") : error("second"));
-        });
-      });
-    })).then([] { ADD_FAILURE() << "fulfilled"; }, [&](error e) { msg = e.message(); });
-    bool empty_done = false;
-    make_promise(when_all(0, [](std::size_t) { return promisify([](callback<> cb) { cb({}); }); })).then([&] {
-      empty_done = true;
-    });
-    EXPECT_FALSE(empty_done) << "a reaction to a settled promise waits for a microtask";
-    l.run();
-    EXPECT_EQ(got, (std::vector<std::int64_t>{100, 101, 102}));
-    EXPECT_EQ(msg, "first");
-    EXPECT_EQ(later, 1);
-    EXPECT_TRUE(empty_done);
-  }
-  EXPECT_EQ(live_objects(), before);
-}
-
-TEST(fanout_operation_promise, runs_its_cleanup_before_rejecting_and_only_on_error) {
+// With on_error(g) (madeup_parallel's rollback): g runs inline on the first
+// error, before the future fails or the promise rejects, and never on
+// success; no second state is made for it. \p expected: the events in order.
+template <class Make>
+void runs_its_cleanup_first_and_only_on_error(Make make, const std::vector<std::string>& expected) {
   const auto before = live_objects();
   {
     loop l(clock_kind::virtual_time);
@@ -415,22 +349,41 @@ TEST(fanout_operation_promise, runs_its_cleanup_before_rejecting_and_only_on_err
       });
     };
     const auto allocs = detail::memory_snapshot().allocs;
-    auto failing = make_promise(when_all(3, fail_second), on_error([&](const error& e) {
-                                  events.push_back("cleanup " + std::string(e.message()));
-                                }));
-    // The promise's state (with the cleanup), parallel's join and three timers.
+    auto failing = make(when_all(3, fail_second),
+                        on_error([&](const error& e) { events.push_back("cleanup " + std::string(e.message())); }));
+    // The state (with the cleanup), parallel's join and three timers.
     EXPECT_EQ(detail::memory_snapshot().allocs - allocs, 5u);
-    failing.then([&] { events.push_back("fulfilled"); },
-                 [&](error e) { events.push_back("rejected " + std::string(e.message())); });
-    make_promise(when_all(2, [&](std::size_t) { return promisify([&l](callback<> cb) { l.set_timeout(1 * ms, [cb] { cb({}); }); }); }),
-                 on_error([&] { events.push_back("cleanup on success"); }))
+    std::move(failing).then([&] { events.push_back("fulfilled"); },
+                            [&](error e) { events.push_back("failed " + std::string(e.message())); });
+    make(when_all(2, [&](std::size_t) { return promisify([&l](callback<> cb) { l.set_timeout(1 * ms, [cb] { cb({}); }); }); }),
+         on_error([&] { events.push_back("cleanup on success"); }))
         .then([&] { events.push_back("succeeded"); });
     l.run();
-    // The cleanup runs inline in the failing callback; the reaction waits for its microtask.
-    EXPECT_EQ(events, (std::vector<std::string>{"succeeded", "cleanup second", "after the failing callback",
-                                                "rejected second"}));
+    EXPECT_EQ(events, expected);
   }
   EXPECT_EQ(live_objects(), before);
+}
+
+} // namespace
+
+TEST(fanout_operation_future, yields_values_in_index_order_the_first_error_and_makes_one_future) {
+  yields_values_in_order_and_the_first_error(future_of, false);
+}
+
+TEST(fanout_operation_future, runs_its_cleanup_before_failing_and_only_on_error) {
+  // A future's continuation runs inline, inside the failing callback.
+  runs_its_cleanup_first_and_only_on_error(
+      future_of, {"succeeded", "cleanup second", "failed second", "after the failing callback"});
+}
+
+TEST(fanout_operation_promise, yields_values_in_index_order_the_first_error_and_makes_one_promise) {
+  yields_values_in_order_and_the_first_error(promise_of, true);
+}
+
+TEST(fanout_operation_promise, runs_its_cleanup_before_rejecting_and_only_on_error) {
+  // The cleanup runs inline in the failing callback; the reaction waits for its microtask.
+  runs_its_cleanup_first_and_only_on_error(
+      promise_of, {"succeeded", "cleanup second", "after the failing callback", "failed second"});
 }
 
 TEST(fanout_operation_promise, an_unhandled_rejection_is_reported_when_the_loop_ends) {
