@@ -47,28 +47,8 @@ STYLES = bench.GENERATED_STYLES
 TARGETS = {"doxbee": 1000, "madeup_parallel": 3500}  # Ir per execution, every style
 TARGET_RATIO = 1.4  # every style against the callback baseline
 CXX_FLAGS = ["-std=c++20", "-O3", "-DNDEBUG", "-pthread", "-DASYNCSHIFT_NO_MEMORY_STATS"]
-# As bench/peers/asio/CMakeLists.txt: Asio 1.22 detects coroutines only for gcc and MSVC.
-ASIO_FLAGS = ["-DASIO_STANDALONE", "-DASIO_NO_DEPRECATED", "-DASIO_HAS_CO_AWAIT", "-DASIO_HAS_STD_COROUTINE"]
-
-
-def find_clang():
-    for name in ("clang++-19", "clang++"):
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-def newest_mtime(paths):
-    newest = 0.0
-    for p in paths:
-        if os.path.isdir(p):
-            for root, _, files in os.walk(p):
-                for f in files:
-                    newest = max(newest, os.path.getmtime(os.path.join(root, f)))
-        elif os.path.exists(p):
-            newest = max(newest, os.path.getmtime(p))
-    return newest
+ASIO_FLAGS = bench.ASIO_FLAGS
+find_clang = bench.find_clang
 
 
 def find_gcc(build_dir):
@@ -79,34 +59,11 @@ def find_gcc(build_dir):
     return shutil.which("g++")
 
 
-def compiled_binary(cxx, compiler, build_dir, workload, style, extra_sources=(), extra_flags=()):
-    """Builds <workload>_<style> with the compiler cxx from the same sources as the CMake build (cached by mtime)."""
-    if style == "callback":
-        source = os.path.join(ROOT, "bench", "workloads", workload + ".cpp")
-    elif style.startswith("asio-"):
-        source = os.path.join(ROOT, "bench", "peers", "asio", "%s_%s.cpp" % (workload, style[len("asio-"):]))
-    else:
-        source = os.path.join(build_dir, "bench", "asyncshift", workload, "%s.%s.cpp" % (workload, style))
-    if not os.path.exists(source):
-        return None
+def compiled_binary(cxx, compiler, build_dir, workload, style, extra_flags=()):
+    """Builds <workload>_<style> with cxx into instructions-bin/<compiler>/, without the allocation counters."""
     out_dir = os.path.join(build_dir, "bench", "instructions-bin", compiler)
-    os.makedirs(out_dir, exist_ok=True)
-    out = os.path.join(out_dir, "%s_%s" % (workload, style.replace("-", "_")))
-    harness = [os.path.join(ROOT, "bench", "harness", f) for f in ("main.cpp", "harness.cpp")]
-    inputs = [source] + harness + [os.path.join(ROOT, "runtime", "include"), os.path.join(ROOT, "bench", "harness")]
-    if os.path.dirname(source) != os.path.dirname(harness[0]):
-        inputs.append(os.path.dirname(source))
-    if os.path.exists(out) and os.path.getmtime(out) >= max(newest_mtime(inputs), os.path.getmtime(__file__)):
-        return out
-    cmd = [cxx] + CXX_FLAGS + list(extra_flags) + [
-        "-I", os.path.join(ROOT, "runtime", "include"), "-I", os.path.join(ROOT, "bench", "harness"),
-        source] + harness + list(extra_sources) + ["-o", out]
-    sys.stderr.write("bench-instructions: %s %s_%s\n" % (compiler, workload, style))
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.stderr.write(proc.stderr[-2000:])
-        return None
-    return out
+    return bench.compiled_binary(cxx, CXX_FLAGS + list(extra_flags), out_dir, build_dir, workload, style,
+                                 "bench-instructions")
 
 
 def style_binary(compiler, cxx, build_dir, workload, style, extra_flags=()):

@@ -2,7 +2,7 @@
 """Runs every style of every workload, and the peers, and prints bluebird-shaped tables.
 
     scripts/bench.py [--build-dir build] [--suites seeds overhead errors fanout]
-                     [--repeat R] [--quick] [--no-node] [--out DIR]
+                     [--repeat R] [--quick] [--no-node] [--out DIR] [--compiler cmake|clang]
 
 Suites (each a table per workload):
   seeds     the seeds' configuration: n=10000 executions at once, t=1 ms per op,
@@ -19,6 +19,14 @@ across styles so that drift on a shared machine hits every style alike, and
 the run with the median time is reported. Results go to build/bench/:
 results.json (schema_version, context block, every run), results.csv (one
 row per suite, workload and style) and chart.svg.
+
+--compiler clang runs the same tables with the generated styles and the Asio
+peers compiled by clang++-19 (-O3 -DNDEBUG, from the sources the CMake build
+compiles) into build/bench/clang-bin/, and writes its results to
+build/bench/clang/. The compiler matters most to the coroutine styles: g++ 12
+gives every awaiter and temporary of a coroutine its own frame slot
+(docs/bench.md), so their memory and their time at high concurrency differ
+most between the two.
 """
 import argparse
 import csv
@@ -37,6 +45,65 @@ GENERATED_STYLES = ["callback", "promise", "future", "coro", "coro-values"]
 ASIO_STYLES = ["asio-callback", "asio-awaitable"]
 NODE_STYLES = ["callback", "promise", "async"]
 NODE_DIR = os.path.join(ROOT, "bench", "peers", "node")
+# As bench/peers/asio/CMakeLists.txt: Asio 1.22 detects coroutines only for gcc and MSVC.
+ASIO_FLAGS = ["-DASIO_STANDALONE", "-DASIO_NO_DEPRECATED", "-DASIO_HAS_CO_AWAIT", "-DASIO_HAS_STD_COROUTINE"]
+RELEASE_FLAGS = ["-std=c++20", "-O3", "-DNDEBUG", "-pthread"]
+
+
+def find_clang():
+    for name in ("clang++-19", "clang++"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+def newest_mtime(paths):
+    newest = 0.0
+    for p in paths:
+        if os.path.isdir(p):
+            for root, _, files in os.walk(p):
+                for f in files:
+                    newest = max(newest, os.path.getmtime(os.path.join(root, f)))
+        elif os.path.exists(p):
+            newest = max(newest, os.path.getmtime(p))
+    return newest
+
+
+def compiled_binary(cxx, flags, out_dir, build_dir, workload, style, who="bench"):
+    """Builds <workload>_<style> with the compiler cxx and flags into out_dir, from the sources the
+    CMake build compiles (the callback file, the generated files, the Asio peers); cached by mtime.
+    None when the source does not exist or does not compile (the compiler's errors go to stderr)."""
+    if style == "callback":
+        source = os.path.join(ROOT, "bench", "workloads", workload + ".cpp")
+    elif style.startswith("asio-"):
+        source = os.path.join(ROOT, "bench", "peers", "asio", "%s_%s.cpp" % (workload, style[len("asio-"):]))
+    else:
+        source = os.path.join(build_dir, "bench", "asyncshift", workload, "%s.%s.cpp" % (workload, style))
+    if not os.path.exists(source):
+        return None
+    os.makedirs(out_dir, exist_ok=True)
+    out = os.path.join(out_dir, "%s_%s" % (workload, style.replace("-", "_")))
+    harness = [os.path.join(ROOT, "bench", "harness", f) for f in ("main.cpp", "harness.cpp")]
+    inputs = [source] + harness + [os.path.join(ROOT, "runtime", "include"), os.path.join(ROOT, "bench", "harness")]
+    if os.path.dirname(source) != os.path.dirname(harness[0]):
+        inputs.append(os.path.dirname(source))
+    flags_file = out + ".flags"
+    cmd = [cxx] + list(flags) + [
+        "-I", os.path.join(ROOT, "runtime", "include"), "-I", os.path.join(ROOT, "bench", "harness"),
+        source] + harness + ["-o", out]
+    scripts = [os.path.abspath(__file__), os.path.join(ROOT, "scripts", "bench-instructions.py")]
+    if (os.path.exists(out) and os.path.getmtime(out) >= max(newest_mtime(inputs + scripts), 0.0)
+            and os.path.exists(flags_file) and open(flags_file).read() == " ".join(cmd)):
+        return out
+    sys.stderr.write("%s: compiling %s_%s with %s\n" % (who, workload, style, os.path.basename(cxx)))
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr[-2000:])
+        return None
+    with open(flags_file, "w") as f:
+        f.write(" ".join(cmd))
+    return out
 
 # Sequential waits per execution when nothing fails: the physical floor of a
 # real-clock run is depth * t (the commit of madeup_parallel is not awaited by
@@ -122,12 +189,17 @@ def run_once(cmd, timeout):
     return None, "no JSON line in output"
 
 
-def candidates(suite, workload, bench_dir, node):
-    """(style, command) for every binary or peer that exists for this workload."""
+def candidates(suite, workload, bench_dir, node, clang=None):
+    """(style, command) for every binary or peer that exists for this workload; with \p clang, the
+    binaries the CMake build made are compiled again by clang (compiled_binary)."""
     out = []
     for style in GENERATED_STYLES + (ASIO_STYLES if suite.peers else []):
         binary = os.path.join(bench_dir, "%s_%s" % (workload, style.replace("-", "_")))
-        if os.path.exists(binary):
+        if os.path.exists(binary) and clang:
+            flags = RELEASE_FLAGS + (ASIO_FLAGS if style.startswith("asio") else [])
+            binary = compiled_binary(clang, flags, os.path.join(bench_dir, "clang-bin"), os.path.dirname(bench_dir),
+                                     workload, style)
+        if binary and os.path.exists(binary):
             out.append((style, [binary]))
     if suite.peers and node:
         for style in NODE_STYLES:
@@ -156,7 +228,7 @@ def run_suite(suite, bench_dir, node, args, progress, plan_only=False):
     repeat = args.repeat or (1 if args.quick else suite.repeat)
     tables = []
     for workload in suite.workloads:
-        cands = candidates(suite, workload, bench_dir, node)
+        cands = candidates(suite, workload, bench_dir, node, getattr(args, "clang", None))
         node_repeat = min(repeat, suite.node_repeat)
         if plan_only:
             tables.append(sum(node_repeat if style.startswith("node") else repeat for style, _ in cands))
@@ -428,13 +500,23 @@ def main(argv=None):
     parser.add_argument("--repeat", type=int, help="runs per style (default: 5 seeds, 3 others)")
     parser.add_argument("--quick", action="store_true", help="one run each, smaller n: a smoke test")
     parser.add_argument("--no-node", action="store_true", help="skip the Node.js peers")
-    parser.add_argument("--out", help="output directory (default BUILD/bench, BUILD/bench/quick with --quick)")
+    parser.add_argument("--out", help="output directory (default BUILD/bench, BUILD/bench/quick with --quick; "
+                        "under them clang/ with --compiler clang)")
+    parser.add_argument("--compiler", choices=["cmake", "clang"], default="cmake",
+                        help="the CMake build's binaries (default), or the same sources compiled by clang++-19")
     args = parser.parse_args(argv)
 
     bench_dir = os.path.join(args.build_dir, "bench")
     out_dir = args.out or (os.path.join(bench_dir, "quick") if args.quick else bench_dir)
     if not os.path.isdir(bench_dir):
         sys.exit("bench.py: %s does not exist; build first (make bench)" % bench_dir)
+    args.clang = None
+    if args.compiler == "clang":
+        args.clang = find_clang()
+        if not args.clang:
+            sys.exit("bench.py: --compiler clang: clang++-19 is not on PATH (apt-get install clang-19)")
+        if not args.out:
+            out_dir = os.path.join(out_dir, "clang")
     os.makedirs(out_dir, exist_ok=True)
     node = None if args.no_node else shutil.which("node")
     suites = [s for s in SUITES if s.name in args.suites]
