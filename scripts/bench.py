@@ -93,9 +93,10 @@ def compiled_binary(cxx, flags, out_dir, build_dir, workload, style, who="bench"
         "-I", os.path.join(ROOT, "runtime", "include"), "-I", os.path.join(ROOT, "bench", "harness"),
         source] + harness + ["-o", out]
     scripts = [os.path.abspath(__file__), os.path.join(ROOT, "scripts", "bench-instructions.py")]
-    if (os.path.exists(out) and os.path.getmtime(out) >= max(newest_mtime(inputs + scripts), 0.0)
-            and os.path.exists(flags_file) and open(flags_file).read() == " ".join(cmd)):
-        return out
+    if os.path.exists(out) and os.path.exists(flags_file) and os.path.getmtime(out) >= newest_mtime(inputs + scripts):
+        with open(flags_file) as f:
+            if f.read() == " ".join(cmd):
+                return out
     sys.stderr.write("%s: compiling %s_%s with %s\n" % (who, workload, style, os.path.basename(cxx)))
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -190,8 +191,8 @@ def run_once(cmd, timeout):
 
 
 def candidates(suite, workload, bench_dir, node, clang=None):
-    """(style, command) for every binary or peer that exists for this workload; with \p clang, the
-    binaries the CMake build made are compiled again by clang (compiled_binary)."""
+    """(style, command) for every binary or peer that exists for this workload; given clang (a
+    compiler path), the binaries the CMake build made are compiled again by it (compiled_binary)."""
     out = []
     for style in GENERATED_STYLES + (ASIO_STYLES if suite.peers else []):
         binary = os.path.join(bench_dir, "%s_%s" % (workload, style.replace("-", "_")))
