@@ -30,7 +30,7 @@ def suite_of(name):
         return "promises/A+"
     if name == "lit":
         return "lit"
-    for prefix in ("packaging", "fuzz", "check-corpus"):
+    for prefix in ("packaging", "fuzz", "check-corpus", "bench"):
         if name.startswith(prefix):
             return prefix
     return "unit"
