@@ -30,7 +30,9 @@ def suite_of(name):
         return "promises/A+"
     if name == "lit":
         return "lit"
-    for prefix in ("packaging", "fuzz", "check-corpus", "bench"):
+    if name.startswith("bench."):
+        return "bench"
+    for prefix in ("packaging", "fuzz", "check-corpus"):
         if name.startswith(prefix):
             return prefix
     return "unit"
