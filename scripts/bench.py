@@ -200,7 +200,10 @@ def candidates(suite, workload, bench_dir, node, clang=None):
             flags = RELEASE_FLAGS + (ASIO_FLAGS if style.startswith("asio") else [])
             binary = compiled_binary(clang, flags, os.path.join(bench_dir, "clang-bin"), os.path.dirname(bench_dir),
                                      workload, style)
-        if binary and os.path.exists(binary):
+            if not binary:
+                out.append((style, None)) # a row with the error: the CMake build has this style
+                continue
+        if os.path.exists(binary):
             out.append((style, [binary]))
     if suite.peers and node:
         for style in NODE_STYLES:
@@ -243,6 +246,10 @@ def run_suite(suite, bench_dir, node, args, progress, plan_only=False):
                 if style.startswith("node") and rep >= node_repeat:
                     continue
                 progress.step("%s %s.%s" % (suite.name, workload, style))
+                if cmd is None:
+                    runs[style].append(None)
+                    errors[style] = "does not compile with %s (its errors are above)" % os.path.basename(args.clang)
+                    continue
                 timeout = 600 if style.startswith("node") else 300
                 result, err = run_once(cmd + flags(params), timeout)
                 runs[style].append(result)
