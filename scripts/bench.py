@@ -190,16 +190,27 @@ def run_once(cmd, timeout):
     return None, "no JSON line in output"
 
 
+_clang_binaries = {}  # (clang, bench_dir, workload, style) -> path or None: each compiled or failed once per run
+
+
+def clang_binary(clang, bench_dir, workload, style):
+    """The (workload, style) binary compiled by clang, once per run: the plan and the run both ask."""
+    key = (clang, bench_dir, workload, style)
+    if key not in _clang_binaries:
+        flags = RELEASE_FLAGS + (ASIO_FLAGS if style.startswith("asio") else [])
+        _clang_binaries[key] = compiled_binary(clang, flags, os.path.join(bench_dir, "clang-bin"),
+                                               os.path.dirname(bench_dir), workload, style)
+    return _clang_binaries[key]
+
+
 def candidates(suite, workload, bench_dir, node, clang=None):
     """(style, command) for every binary or peer that exists for this workload; given clang (a
-    compiler path), the binaries the CMake build made are compiled again by it (compiled_binary)."""
+    compiler path), the binaries the CMake build made are compiled again by it (clang_binary)."""
     out = []
     for style in GENERATED_STYLES + (ASIO_STYLES if suite.peers else []):
         binary = os.path.join(bench_dir, "%s_%s" % (workload, style.replace("-", "_")))
         if os.path.exists(binary) and clang:
-            flags = RELEASE_FLAGS + (ASIO_FLAGS if style.startswith("asio") else [])
-            binary = compiled_binary(clang, flags, os.path.join(bench_dir, "clang-bin"), os.path.dirname(bench_dir),
-                                     workload, style)
+            binary = clang_binary(clang, bench_dir, workload, style)
             if not binary:
                 out.append((style, None)) # a row with the error: the CMake build has this style
                 continue
@@ -232,7 +243,7 @@ def run_suite(suite, bench_dir, node, args, progress, plan_only=False):
     repeat = args.repeat or (1 if args.quick else suite.repeat)
     tables = []
     for workload in suite.workloads:
-        cands = candidates(suite, workload, bench_dir, node, getattr(args, "clang", None))
+        cands = candidates(suite, workload, bench_dir, node, args.clang)
         node_repeat = min(repeat, suite.node_repeat)
         if plan_only:
             tables.append(sum(node_repeat if style.startswith("node") else repeat for style, _ in cands))
