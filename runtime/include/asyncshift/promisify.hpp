@@ -29,6 +29,7 @@
 #include <coroutine>
 #include <memory>
 #include <new>
+#include <optional>
 #include <type_traits>
 #include <utility>
 
@@ -36,6 +37,57 @@ namespace asyncshift {
 
 template <class T, class F>
 class settled_op;
+
+namespace detail {
+
+/// The handler a mapped operation (callback_op::map) hands to the operation
+/// it wraps: a failure goes on to \p cb as it is, a value goes on through
+/// \p fn. It is a plain handler, so an operation that takes a template
+/// handler keeps it inline (in its timer node or pool job): no block of its
+/// own. An exception from \p fn becomes the failure, as it would in a
+/// coroutine that awaited the operation and returned fn(value).
+template <class T, class U, class Cb, class Fn>
+struct mapping_handler {
+  Cb cb;
+  Fn fn;
+
+  // Callable through a const reference, as a callback is (a start function
+  // may keep it in a lambda that is not mutable).
+  void operator()(error&& e, T&& v) const {
+    if (e) [[unlikely]]
+      return fail<U>(cb, std::move(e));
+    deliver_value(std::move(v));
+  }
+  /// The success entry (succeed() of an operation): no error object.
+  void deliver_value(T&& v) const {
+    if constexpr (std::is_nothrow_invocable_v<const Fn&, T&&>) {
+      succeed<U>(cb, fn(std::move(v)));
+    } else {
+      std::optional<U> u;
+      try {
+        u.emplace(fn(std::move(v)));
+      } catch (...) {
+        return fail<U>(cb, error_from_current_exception());
+      }
+      succeed<U>(cb, std::move(*u));
+    }
+  }
+};
+
+/// The start function of a mapped operation: starts the wrapped one with a
+/// mapping_handler around the callback it is given.
+template <class T, class U, class F, class Fn>
+struct mapped_start {
+  F start;
+  Fn fn;
+
+  template <class Cb>
+  void operator()(Cb&& cb) {
+    start(mapping_handler<T, U, std::decay_t<Cb>, Fn>{static_cast<Cb&&>(cb), std::move(fn)});
+  }
+};
+
+} // namespace detail
 
 /// An operation described by its starting function, awaitable once: awaiting
 /// yields T and throws error_exception on failure (settle() of it yields the
@@ -73,6 +125,22 @@ public:
 
   /// The starting function, for conversion to another style (before awaiting).
   F&& take_start() && noexcept { return std::move(start_); }
+
+  /// The same operation, its value passed through \p fn (before awaiting):
+  /// `promisify<std::vector<std::uint8_t>>(start).map([](std::vector<std::uint8_t> b) -> std::int64_t { return b[0]; })`
+  /// completes with b[0]. A failure passes through unchanged; an exception
+  /// from \p fn becomes the failure. \p fn runs where the operation
+  /// completes, inside its callback, as the callback-style continuation
+  /// `if (err) return cb(err); cb({}, fn(v));` would: a parallel branch made
+  /// of one such operation needs no coroutine frame, promise or future.
+  template <class Fn>
+    requires(!std::is_void_v<T> && std::is_invocable_v<const Fn&, T &&>)
+  auto map(Fn fn) && {
+    using U = std::remove_cvref_t<std::invoke_result_t<const Fn&, T&&>>;
+    static_assert(!std::is_void_v<U>, "map's function returns the new value");
+    using start_type = detail::mapped_start<T, U, F, Fn>;
+    return callback_op<U, start_type>(start_type{std::move(start_), std::move(fn)});
+  }
 
   bool await_ready() const noexcept { return false; }
 
