@@ -287,16 +287,25 @@ bool ChainLowering::isOperationFanOut(const Combinator &K) const {
   if (K.K != Combinator::Kind::Parallel)
     return false;
   const AsyncCallNode *A = forwardingBranchCall(K);
-  return A && !A->CalleeConverted;
+  return (A && !A->CalleeConverted) || mappedBranchCall(K);
 }
 
 std::string ChainLowering::operationFanOut(const Combinator &K, const std::string &Count, const std::string &MoreArgs) {
-  const AsyncCallNode *A = forwardingBranchCall(K);
+  std::optional<MappedBranch> M = mappedBranchCall(K);
+  const AsyncCallNode *A = M ? M->Call : forwardingBranchCall(K);
   unsigned Saved = CurScope;
   std::string Index = enterBranch(K);
   const std::string Handler = A->HandlerTakesRvalue ? "std::move(" + CallbackName + ")" : CallbackName;
   std::string Op = promisifyOpen(A->ValueType) + capture() + "(auto " + CallbackName + ") { " + text(A->Prefix) +
                    Handler + text(A->Suffix) + "; })";
+  if (M) {
+    // The value is a parameter of map's function: declared where it is used.
+    Names.push();
+    declared(A->Cont.Value);
+    Op += "\n.map(" + capture() + "(" + A->ValueType + " " + Names.name(A->Cont.Value) + ") -> " + K.ItemType +
+          " { return " + text(M->Done->Value) + "; })";
+    Names.pop();
+  }
   leaveBranch(Saved);
   return S.make("") + "asyncshift::when_all(" + Count + ", " + capture() + "(" + K.IndexType + Index +
          ") {\nreturn " + Op + ";\n})" + MoreArgs + ")";

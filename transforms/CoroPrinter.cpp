@@ -762,6 +762,20 @@ std::string CoroLowering::whenAll(const Combinator &K) {
     return branchOf(Count, capture() + "(" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") {\nreturn " + Op +
                                ";\n}");
   }
+  // One operation whose value the branch maps: the same, through map().
+  if (std::optional<MappedBranch> M = mappedBranchCall(K)) {
+    const AsyncCallNode *A = M->Call;
+    std::string Op = promisifyOpen(A->ValueType) + "[=](auto " + CallbackName + ") { " + Names.render(A->Prefix) +
+                     CallbackName + Names.render(A->Suffix) + "; })";
+    Names.push();
+    std::string Value = Names.declare(A->Cont.Value);
+    Op += "\n.map(" + capture() + "(" + A->ValueType + " " + Value + ") -> " + K.ItemType + " { return " +
+          Names.render(M->Done->Value) + "; })";
+    Names.pop();
+    Names.pop();
+    return branchOf(Count, capture() + "(" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") {\nreturn " + Op +
+                               ";\n}");
+  }
   std::string Body = lowerNested(K.Body, K.ItemType, Ctx{});
   Names.pop();
   std::string Task;

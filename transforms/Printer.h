@@ -12,6 +12,7 @@
 #include "Findings.h"
 #include "IR.h"
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <set>
@@ -68,6 +69,48 @@ inline const AsyncCallNode *forwardingBranchCall(const Combinator &K) {
     return nullptr;
   const auto *A = dyn<AsyncCallNode>(K.Body.front().get());
   return A && A->Handler == AsyncCallNode::HandlerKind::Forward && !A->Comb ? A : nullptr;
+}
+
+/// A parallel branch that is one operation (not a converted function) whose
+/// continuation passes a failure on and completes with a value made from the
+/// operation's value, the branch index and what the branch captures:
+///
+///   [=](std::size_t i, callback<T> cb) {
+///     op(i, [=](error err, V v) { if (err) return cb(err); cb({}, f(v)); });
+///   }
+///
+/// Printers give it as `promisify<V>(...).map([=](V v) -> T { return f(v); })`:
+/// f runs where the operation completes, as the continuation did, and the
+/// branch needs no task, promise or future of its own (as a forwarding one).
+struct MappedBranch {
+  const AsyncCallNode *Call = nullptr;
+  /// `cb({}, f(v))`: its Value is f(v).
+  const CompleteNode *Done = nullptr;
+};
+inline std::optional<MappedBranch> mappedBranchCall(const Combinator &K) {
+  if (K.K != Combinator::Kind::Parallel || K.ItemType.empty() || K.Body.size() != 1)
+    return std::nullopt;
+  const auto *A = dyn<AsyncCallNode>(K.Body.front().get());
+  if (!A || A->Handler != AsyncCallNode::HandlerKind::Continuation || A->Comb || A->CalleeConverted ||
+      A->ValueType.empty() || !A->ValueDeclType.empty())
+    return std::nullopt;
+  const Continuation &C = A->Cont;
+  if (C.Err == NoVar || C.Value == NoVar || C.Body.size() != 2)
+    return std::nullopt;
+  const auto *If = dyn<IfNode>(C.Body[0].get());
+  if (!If || If->Test.Err != C.Err || If->Test.Negated || If->HasElse || If->Then.size() != 1)
+    return std::nullopt;
+  const auto *Fail = dyn<CompleteNode>(If->Then.front().get());
+  if (!Fail || Fail->Err.Var != C.Err || Fail->HasValue || !Fail->IsReturn)
+    return std::nullopt;
+  const auto *Done = dyn<CompleteNode>(C.Body[1].get());
+  if (!Done || !Done->Err.IsSuccess || !Done->HasValue || !Done->Value.Splices.empty())
+    return std::nullopt;
+  for (const Text::Ref &R : Done->Value.Refs)
+    if (R.Var != C.Value && R.Var != K.Index &&
+        std::find(K.Captured.begin(), K.Captured.end(), R.Var) == K.Captured.end())
+      return std::nullopt;
+  return MappedBranch{A, Done};
 }
 
 /// The printer for \p Style, or null if there is no such style.

@@ -3,7 +3,9 @@
 // moved into when_all, never written inside the co_await expression: g++ 12
 // destroys a lambda that is a temporary of a co_await expression twice, so a
 // branch capturing a std::string (as here) freed it twice and crashed
-// (test/equivalence/workloads/fanout_patterns.cpp runs it).
+// (test/equivalence/workloads/fanout_patterns.cpp runs it). The branch logs
+// before it completes, so that it stays a coroutine: one that only maps its
+// operation's value is promisify(...).map(...) (mapped-operation-branch.cpp).
 // RUN: %strip %s > %t.cpp
 // RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp 2> %t.coro.err
 // RUN: count 0 < %t.coro.err
@@ -23,6 +25,7 @@ void tag_all(int n, std::string tag, asyncshift::callback<std::vector<std::strin
       [=](std::size_t i, asyncshift::callback<std::string> got) {
         read_int(static_cast<int>(i), [=](asyncshift::error err, int v) {
           if (err) return got(err);
+          log_line(tag);
           got({}, tag + std::to_string(v));
         });
       },
@@ -32,6 +35,7 @@ void tag_all(int n, std::string tag, asyncshift::callback<std::vector<std::strin
 // CORO-NEXT: auto branch = [=](std::size_t i) -> asyncshift::task<std::string> {
 // CORO-NEXT: auto v = co_await asyncshift::promisify<int>(
 // CORO-NEXT: [&](auto cb) { read_int(static_cast<int>(i), cb); });
+// CORO-NEXT: log_line(tag);
 // CORO-NEXT: co_return tag + std::to_string(v);
 // CORO-NEXT: };
 // CORO-NEXT: co_return co_await asyncshift::when_all(static_cast<std::size_t>(n),
