@@ -545,6 +545,8 @@ def main():
     ap.add_argument("--size", type=int, default=10, help="size of a program (async tails)")
     ap.add_argument("--strings", action="store_true",
                     help="some variables are std::strings (captured by value, with a destructor)")
+    ap.add_argument("--mapped", action="store_true",
+                    help="most parallel branches with a value map one call's value (promisify(...).map(...))")
     ap.add_argument("--reps", type=int, default=8, help="executions per program per run")
     ap.add_argument("--styles", nargs="+", default=ALL_STYLES)
     ap.add_argument("--run-seeds", type=int, nargs="+", default=[1, 2, 3])
@@ -582,10 +584,11 @@ def main():
             print(msg, flush=True)
 
     numbers = list(range(args.first, args.first + args.n))
-    programs = {i: fuzzgen.generate_program(args.seed, i, args.size, args.strings) for i in numbers}
+    programs = {i: fuzzgen.generate_program(args.seed, i, args.size, args.strings, args.mapped) for i in numbers}
     bundles = [numbers[i:i + args.per_bundle] for i in range(0, len(numbers), args.per_bundle)]
-    log("fuzz: %d programs (seed %d, size %d%s), %d bundles, styles %s%s" % (
-        args.n, args.seed, args.size, ", strings" if args.strings else "", len(bundles), " ".join(args.styles),
+    log("fuzz: %d programs (seed %d, size %d%s%s), %d bundles, styles %s%s" % (
+        args.n, args.seed, args.size, ", strings" if args.strings else "", ", mapped" if args.mapped else "",
+        len(bundles), " ".join(args.styles),
         ", ASan+UBSan" if args.sanitize else ""))
 
     failures = {}
@@ -644,7 +647,7 @@ def main():
             fh.write(bundle_text([final], "seed %d, program %d, reduced in %d steps" % (args.seed, num, steps)))
         with open(os.path.join(d, "README.txt"), "w") as fh:
             fh.write("generator seed %d, program %d, size %d%s\n%s\n\nreproduce:\n  %s --style=%s reduced.cpp -- "
-                     "-std=c++20 -I runtime/include\n" % (args.seed, num, args.size, ", --strings" if args.strings else "",
+                     "-std=c++20 -I runtime/include\n" % (args.seed, num, args.size, (", --strings" if args.strings else "") + (", --mapped" if args.mapped else ""),
                                                           f, args.tool, f.style))
         log("kept %s" % os.path.relpath(d, ROOT))
 

@@ -736,7 +736,7 @@ class Gen:
         "parallel": 2, "series": 2, "counter": 2, "recur": 2,
     }
 
-    def __init__(self, rng, prefix, size, strings=False):
+    def __init__(self, rng, prefix, size, strings=False, mapped=False):
         self.rng = rng
         self.prefix = prefix
         self.budget = size
@@ -744,6 +744,9 @@ class Gen:
         # random number is drawn for it: every seed gives the programs it gave
         # before the option existed.
         self.strings = strings
+        # With mapped, most parallel branches with a value map one call's
+        # value (mapped_branch); off, no random number is drawn for it either.
+        self.mapped = mapped
         self.uid = 0
         self.ops = 0
 
@@ -849,6 +852,25 @@ class Gen:
         tail = self.tail(fn_ctx, scope, htype, depth, recur)
         return Block(syncs, tail)
 
+    def mapped_branch(self, fn_ctx, scope, depth):
+        """A parallel branch that is one call whose continuation passes the
+        error on and completes with an expression of the value, the index and
+        what the branch sees: `op(a, [=](err, v) { if (err) return got(err);
+        got({}, f(v)); })`, which the printers give as promisify(...).map(...)
+        when the call is not a converted function."""
+        r = self.rng
+        # Mostly a runtime op (mapped), sometimes whatever callee() picks (a
+        # converted function's branch stays a coroutine, promise or future).
+        callee = Callee("op", self.op(), "i64") if r.random() < 0.8 else self.callee(fn_ctx, want="i64")
+        if callee is None:
+            return self.block(fn_ctx, scope, "i64", depth + 1)
+        arg = self.expr(scope)
+        inner = scope.child()
+        vname = "v" if r.random() < 0.3 else self.fresh("v")
+        inner.add(vname, "i64")
+        done = Complete(self.expr(inner), ret=False, fail=None, vec_form=0)
+        return Block([], Call(callee, arg, Lambda("i64", vname, ErrMode("check"), Block([], done))))
+
     def completion(self, scope, htype, recur):
         r = self.rng
         if recur and r.random() < 0.7:
@@ -922,7 +944,10 @@ class Gen:
             bh = r.choice(["got", self.fresh("got")])
             bscope = scope.child()
             bscope.add(index, "idx")
-            branch = self.block(fn_ctx, bscope, vtype, depth + 1)
+            if vtype == "i64" and self.mapped and r.random() < 0.8:
+                branch = self.mapped_branch(fn_ctx, bscope, depth)
+            else:
+                branch = self.block(fn_ctx, bscope, vtype, depth + 1)
             if vtype == "void" and htype == "void" and r.random() < 0.3:
                 cont = "@handler"
             else:
@@ -1035,10 +1060,10 @@ class Gen:
         return Program(self.prefix, funcs, leaves, annotated)
 
 
-def generate_program(seed, index, size, strings=False):
+def generate_program(seed, index, size, strings=False, mapped=False):
     """Program number `index` of the run seeded with `seed`; deterministic."""
     rng = random.Random("%d:%d" % (seed, index))
-    g = Gen(rng, "p%d" % index, size, strings)
+    g = Gen(rng, "p%d" % index, size, strings, mapped)
     return g.program()
 
 
@@ -1223,6 +1248,7 @@ if __name__ == "__main__":
     ap.add_argument("--size", type=int, default=8)
     ap.add_argument("--first", type=int, default=0)
     ap.add_argument("--strings", action="store_true", help="some variables are std::strings")
+    ap.add_argument("--mapped", action="store_true", help="most parallel branches with a value map one call's value")
     a = ap.parse_args()
-    progs = [generate_program(a.seed, i, a.size, a.strings) for i in range(a.first, a.first + a.n)]
+    progs = [generate_program(a.seed, i, a.size, a.strings, a.mapped) for i in range(a.first, a.first + a.n)]
     print(render_bundle(progs))
