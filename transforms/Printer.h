@@ -101,7 +101,8 @@ inline std::optional<MappedBranch> mappedBranchCall(const Combinator &K) {
   if (!If || If->Test.Err != C.Err || If->Test.Negated || If->HasElse || If->Then.size() != 1)
     return std::nullopt;
   const auto *Fail = dyn<CompleteNode>(If->Then.front().get());
-  if (!Fail || Fail->Err.Var != C.Err || Fail->HasValue || !Fail->IsReturn)
+  // `return cb(err);`, or `return cb(err, 0);` with a default value (not one meant for the caller).
+  if (!Fail || Fail->Err.Var != C.Err || Fail->ValueWithError || !Fail->IsReturn)
     return std::nullopt;
   const auto *Done = dyn<CompleteNode>(C.Body[1].get());
   if (!Done || !Done->Err.IsSuccess || !Done->HasValue || !Done->Value.Splices.empty())

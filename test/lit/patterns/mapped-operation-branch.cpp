@@ -49,6 +49,22 @@ void scaled_sizes(int n, std::size_t scale, asyncshift::callback<std::vector<std
       done);
 }
 
+// The same with the error check braced, a default value beside the error,
+// and the value taken by const reference.
+void checked_sizes(int n, asyncshift::callback<std::vector<std::size_t>> done) {
+  asyncshift::parallel<std::size_t>(
+      static_cast<std::size_t>(n),
+      [=](std::size_t i, asyncshift::callback<std::size_t> measured) {
+        fetch("page/" + std::to_string(i), [=](asyncshift::error err, const std::string &body) {
+          if (err) {
+            return measured(err, 0);
+          }
+          measured(asyncshift::error{}, body.size());
+        });
+      },
+      done);
+}
+
 void logged_sizes(int n, asyncshift::callback<std::vector<std::size_t>> done) {
   asyncshift::parallel<std::size_t>(
       static_cast<std::size_t>(n),
@@ -84,6 +100,15 @@ void logged_sizes(int n, asyncshift::callback<std::vector<std::size_t>> done) {
 // CORO-NEXT: co_return co_await asyncshift::when_all(static_cast<std::size_t>(n),
 // CORO-NEXT: std::move(branch));
 // CORO-NEXT: }
+// CORO-LABEL: asyncshift::task<std::vector<std::size_t>> checked_sizes(int n) {
+// CORO-NEXT: auto branch = [=](std::size_t i) {
+// CORO-NEXT: return asyncshift::promisify<std::string>(
+// CORO-NEXT: [=](auto cb) { fetch("page/" + std::to_string(i), cb); })
+// CORO-NEXT: .map([=](std::string body) -> std::size_t { return body.size(); });
+// CORO-NEXT: };
+// CORO-NEXT: co_return co_await asyncshift::when_all(static_cast<std::size_t>(n),
+// CORO-NEXT: std::move(branch));
+// CORO-NEXT: }
 // CORO-LABEL: asyncshift::task<std::vector<std::size_t>> logged_sizes(int n) {
 // CORO-NEXT: auto branch = [=](std::size_t i) -> asyncshift::task<std::size_t> {
 // CORO-NEXT: auto body = co_await asyncshift::promisify<std::string>(
@@ -113,6 +138,16 @@ void logged_sizes(int n, asyncshift::callback<std::vector<std::size_t>> done) {
 // CORO_VALUES-NEXT: .map([=](std::string body) -> std::size_t {
 // CORO_VALUES-NEXT: return body.size() * scale;
 // CORO_VALUES-NEXT: });
+// CORO_VALUES-NEXT: };
+// CORO_VALUES-NEXT: co_return co_await asyncshift::settle(
+// CORO_VALUES-NEXT: asyncshift::when_all(static_cast<std::size_t>(n), std::move(branch)));
+// CORO_VALUES-NEXT: }
+// CORO_VALUES-LABEL: asyncshift::task<asyncshift::result<std::vector<std::size_t>>>
+// CORO_VALUES-NEXT: checked_sizes(int n) {
+// CORO_VALUES-NEXT: auto branch = [=](std::size_t i) {
+// CORO_VALUES-NEXT: return asyncshift::promisify<std::string>(
+// CORO_VALUES-NEXT: [=](auto cb) { fetch("page/" + std::to_string(i), cb); })
+// CORO_VALUES-NEXT: .map([=](std::string body) -> std::size_t { return body.size(); });
 // CORO_VALUES-NEXT: };
 // CORO_VALUES-NEXT: co_return co_await asyncshift::settle(
 // CORO_VALUES-NEXT: asyncshift::when_all(static_cast<std::size_t>(n), std::move(branch)));
@@ -157,6 +192,15 @@ void logged_sizes(int n, asyncshift::callback<std::vector<std::size_t>> done) {
 // PROMISE-NEXT: });
 // PROMISE-NEXT: }));
 // PROMISE-NEXT: }
+// PROMISE-LABEL: asyncshift::promise<std::vector<std::size_t>> checked_sizes(int n) {
+// PROMISE-NEXT: return asyncshift::make_promise(
+// PROMISE-NEXT: asyncshift::when_all(static_cast<std::size_t>(n), [=](std::size_t i) {
+// PROMISE-NEXT: return asyncshift::promisify<std::string>([=](auto cb) {
+// PROMISE-NEXT: fetch("page/" + std::to_string(i), std::move(cb));
+// PROMISE-NEXT: })
+// PROMISE-NEXT: .map([=](std::string body) -> std::size_t { return body.size(); });
+// PROMISE-NEXT: }));
+// PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<std::vector<std::size_t>> logged_sizes(int n) {
 // PROMISE-NEXT: return asyncshift::promise<std::size_t>::all(
 // PROMISE-NEXT: static_cast<std::size_t>(n),
@@ -192,6 +236,15 @@ void logged_sizes(int n, asyncshift::callback<std::vector<std::size_t>> done) {
 // FUTURE-NEXT: .map([=](std::string body) -> std::size_t {
 // FUTURE-NEXT: return body.size() * scale;
 // FUTURE-NEXT: });
+// FUTURE-NEXT: }));
+// FUTURE-NEXT: }
+// FUTURE-LABEL: asyncshift::future<std::vector<std::size_t>> checked_sizes(int n) {
+// FUTURE-NEXT: return asyncshift::make_future(
+// FUTURE-NEXT: asyncshift::when_all(static_cast<std::size_t>(n), [=](std::size_t i) {
+// FUTURE-NEXT: return asyncshift::promisify<std::string>([=](auto cb) {
+// FUTURE-NEXT: fetch("page/" + std::to_string(i), std::move(cb));
+// FUTURE-NEXT: })
+// FUTURE-NEXT: .map([=](std::string body) -> std::size_t { return body.size(); });
 // FUTURE-NEXT: }));
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<std::vector<std::size_t>> logged_sizes(int n) {
