@@ -750,28 +750,24 @@ std::string CoroLowering::whenAll(const Combinator &K) {
   Names.push();
   std::string Index = K.Index != NoVar ? Names.declare(K.Index) : "";
   // A branch that is one call passing its outcome on needs no coroutine of
-  // its own: the lambda returns the operation (or the converted call's task).
-  if (const AsyncCallNode *A = forwardingBranchCall(K)) {
+  // its own: the lambda returns the operation (or the converted call's task);
+  // nor does one whose continuation only maps the operation's value: the
+  // lambda returns the operation through map().
+  std::optional<MappedBranch> M = mappedBranchCall(K);
+  if (const AsyncCallNode *A = M ? M->Call : forwardingBranchCall(K)) {
     std::string Op;
     if (A->CalleeConverted)
       Op = Names.render(A->WithoutHandler);
     else
       Op = promisifyOpen(A->ValueType) + "[=](auto " + CallbackName + ") { " + Names.render(A->Prefix) + CallbackName +
            Names.render(A->Suffix) + "; })";
-    Names.pop();
-    return branchOf(Count, capture() + "(" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") {\nreturn " + Op +
-                               ";\n}");
-  }
-  // One operation whose value the branch maps: the same, through map().
-  if (std::optional<MappedBranch> M = mappedBranchCall(K)) {
-    const AsyncCallNode *A = M->Call;
-    std::string Op = promisifyOpen(A->ValueType) + "[=](auto " + CallbackName + ") { " + Names.render(A->Prefix) +
-                     CallbackName + Names.render(A->Suffix) + "; })";
-    Names.push();
-    std::string Value = Names.declare(A->Cont.Value);
-    Op += "\n.map(" + capture() + "(" + A->ValueType + " " + Value + ") -> " + K.ItemType + " { return " +
-          Names.render(M->Done->Value) + "; })";
-    Names.pop();
+    if (M) {
+      Names.push();
+      std::string Value = Names.declare(A->Cont.Value);
+      Op += "\n.map(" + capture() + "(" + A->ValueType + " " + Value + ") -> " + K.ItemType + " { return " +
+            Names.render(M->Done->Value) + "; })";
+      Names.pop();
+    }
     Names.pop();
     return branchOf(Count, capture() + "(" + K.IndexType + (Index.empty() ? "" : " " + Index) + ") {\nreturn " + Op +
                                ";\n}");
