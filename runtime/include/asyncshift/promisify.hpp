@@ -51,9 +51,10 @@ struct mapping_handler {
   Cb cb;
   Fn fn;
 
-  // Callable through a const reference, as a callback is (a start function
-  // may keep it in a lambda that is not mutable).
-  void operator()(error&& e, T&& v) const {
+  // Called as a callback<T> is (by value: an op may pass lvalues), and
+  // through a const reference (a start function may keep it in a lambda that
+  // is not mutable).
+  void operator()(error e, T v) const {
     if (e) [[unlikely]]
       return fail<U>(cb, std::move(e));
     deliver_value(std::move(v));

@@ -81,6 +81,28 @@ TEST(mapped_op, an_exception_from_the_function_is_the_failure) {
   EXPECT_EQ(r.err.message(), "seven");
 }
 
+// An op written for callback<T> may call its handler with lvalues, and keep
+// it in a lambda that is not mutable: the mapping handler takes both.
+TEST(mapped_op, an_op_may_call_it_as_it_calls_a_callback) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::string> got;
+  auto body = [&]() -> task<> {
+    for (int fails = 0; fails < 2; ++fails) {
+      auto r = co_await settle(promisify<std::int64_t>([&l, fails](auto cb) {
+                                 l.set_timeout(ms, [cb, fails] {
+                                   const error e = fails ? error("lvalue failure") : error{};
+                                   const std::int64_t v = 5;
+                                   cb(e, v);
+                                 });
+                               }).map([](std::int64_t v) { return std::to_string(v); }));
+      got.push_back(r.err ? std::string(r.err.message()) : r.value);
+    }
+  };
+  start(body(), [](error e) { EXPECT_FALSE(e); });
+  l.run();
+  EXPECT_EQ(got, (std::vector<std::string>{"5", "lvalue failure"}));
+}
+
 TEST(mapped_op, a_synchronous_completion_does_not_suspend) {
   loop l(clock_kind::virtual_time);
   double got = 0;
