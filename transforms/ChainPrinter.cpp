@@ -302,8 +302,7 @@ std::string ChainLowering::operationFanOut(const Combinator &K, const std::strin
     // The value is a parameter of map's function: declared where it is used.
     Names.push();
     declared(A->Cont.Value);
-    Op += "\n.map(" + capture() + "(" + A->ValueType + " " + Names.name(A->Cont.Value) + ") -> " + K.ItemType +
-          " { return " + text(M->Done->Value) + "; })";
+    Op += mapSuffix(capture(), A->ValueType, Names.name(A->Cont.Value), K.ItemType, text(M->Done->Value));
     Names.pop();
   }
   leaveBranch(Saved);

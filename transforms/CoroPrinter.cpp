@@ -764,8 +764,7 @@ std::string CoroLowering::whenAll(const Combinator &K) {
     if (M) {
       Names.push();
       std::string Value = Names.declare(A->Cont.Value);
-      Op += "\n.map(" + capture() + "(" + A->ValueType + " " + Value + ") -> " + K.ItemType + " { return " +
-            Names.render(M->Done->Value) + "; })";
+      Op += mapSuffix(capture(), A->ValueType, Value, K.ItemType, Names.render(M->Done->Value));
       Names.pop();
     }
     Names.pop();

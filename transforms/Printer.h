@@ -61,6 +61,13 @@ inline std::string promisifyOpen(const std::string &ValueType) {
   return ValueType.empty() ? "asyncshift::promisify(" : "asyncshift::promisify<" + ValueType + ">(";
 }
 
+/// `\n.map(Capture(ValueType Value) -> ItemType { return Body; })`: what a
+/// mapped branch's operation (mappedBranchCall) is followed by, in every style.
+inline std::string mapSuffix(const std::string &Capture, const std::string &ValueType, const std::string &Value,
+                             const std::string &ItemType, const std::string &Body) {
+  return "\n.map(" + Capture + "(" + ValueType + " " + Value + ") -> " + ItemType + " { return " + Body + "; })";
+}
+
 /// The one call of a combinator branch that is nothing but that call passing
 /// its outcome on (`[=](std::size_t i, auto cb) { op(i, cb); }`), or null.
 /// Such a parallel branch needs no task, promise or future of its own.
