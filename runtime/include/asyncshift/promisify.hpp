@@ -49,7 +49,9 @@ namespace detail {
 template <class T, class U, class Cb, class Fn>
 struct mapping_handler {
   Cb cb;
-  Fn fn;
+  // A function without captures takes no room: an op keeps the handler in
+  // its own block (a worker-pool job, a timer node), 16 bytes a class.
+  [[no_unique_address]] Fn fn;
 
   // Called as a callback<T> is (by value: an op may pass lvalues), and
   // through a const reference (a start function may keep it in a lambda that
@@ -80,7 +82,7 @@ struct mapping_handler {
 template <class T, class U, class F, class Fn>
 struct mapped_start {
   F start;
-  Fn fn;
+  [[no_unique_address]] Fn fn;
 
   template <class Cb>
   void operator()(Cb&& cb) {

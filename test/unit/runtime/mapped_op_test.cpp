@@ -176,10 +176,41 @@ TEST(mapped_op, fan_out_branches_yield_mapped_values_in_order_or_the_first_error
   EXPECT_EQ(live_objects(), before);
 }
 
+// A function without captures takes no room beside the callback it wraps:
+// the op gets a handler the size of a plain operation's.
+TEST(mapped_op, a_function_without_captures_makes_the_handler_no_bigger) {
+  auto handler_size_of = [](auto make_op) {
+    loop l(clock_kind::virtual_time);
+    std::size_t size = 0;
+    auto body = [&]() -> task<> { (void)co_await make_op(l, size); };
+    start(body(), [](error e) { EXPECT_FALSE(e); });
+    l.run();
+    return size;
+  };
+  const auto plain = handler_size_of([](loop& l, std::size_t& size) {
+    return promisify<std::int64_t>([&l, &size](auto cb) {
+      size = sizeof(cb);
+      value_later(l, ms, 1, cb);
+    });
+  });
+  const auto mapped = handler_size_of([](loop& l, std::size_t& size) {
+    return promisify<std::int64_t>([&l, &size](auto cb) {
+             size = sizeof(cb);
+             value_later(l, ms, 1, cb);
+           })
+        .map([](std::int64_t v) { return v * 2; });
+  });
+  EXPECT_NE(plain, 0u);
+  EXPECT_EQ(mapped, plain);
+}
+
 TEST(mapped_op, a_fan_out_of_mapped_operations_allocates_what_one_of_plain_operations_does) {
+  struct counts {
+    std::uint64_t allocs, bytes;
+  };
   auto allocs_of = [](bool mapped) {
     loop l(clock_kind::virtual_time);
-    const auto before = detail::memory_snapshot().allocs;
+    const auto before = detail::memory_snapshot();
     auto op = [&l](std::size_t i) {
       return promisify<std::int64_t>([&l, i](auto cb) { value_later(l, ms, static_cast<std::int64_t>(i), cb); });
     };
@@ -191,8 +222,11 @@ TEST(mapped_op, a_fan_out_of_mapped_operations_allocates_what_one_of_plain_opera
       make_promise(when_all(3, op)).then([&](std::vector<std::int64_t> v) { got = std::move(v); });
     l.run();
     EXPECT_EQ(got, mapped ? (std::vector<std::int64_t>{0, 10, 20}) : (std::vector<std::int64_t>{0, 1, 2}));
-    return detail::memory_snapshot().allocs - before;
+    const auto after = detail::memory_snapshot();
+    return counts{after.allocs - before.allocs, after.bytes - before.bytes};
   };
-  // Not one block more per branch than plain operations take.
-  EXPECT_EQ(allocs_of(false), allocs_of(true));
+  // Not one block more per branch than plain operations take, nor a byte.
+  const counts plain = allocs_of(false), mapped = allocs_of(true);
+  EXPECT_EQ(mapped.allocs, plain.allocs);
+  EXPECT_EQ(mapped.bytes, plain.bytes);
 }
