@@ -110,6 +110,36 @@ TEST(join_memory, a_promise_all_slot_is_a_reaction_whose_context_word_names_its_
   EXPECT_EQ(completed, 1);
 }
 
+TEST(join_memory, parallel_of_int64_keeps_arrived_values_in_their_sinks_until_the_last) {
+  // As promise all's slots: a value waits in its branch's sink, which has
+  // been called, and the result vector is made when the last value arrives,
+  // not beside the branches still in flight.
+  loop l(clock_kind::virtual_time);
+  std::vector<callback<std::int64_t>> pending;
+  pending.reserve(inputs);
+  const auto before = live_bytes();
+  std::vector<std::int64_t> got;
+  parallel<std::int64_t>(inputs, [&](std::size_t, callback<std::int64_t> cb) { pending.push_back(std::move(cb)); },
+                         [&](error e, std::vector<std::int64_t> v) {
+                           EXPECT_FALSE(e);
+                           got = std::move(v);
+                         });
+  const auto made = live_bytes() - before;
+  watched_size = inputs * sizeof(std::int64_t); // the result vector
+  watched_allocations = 0;
+  // Out of order, but for the first branch: index order is the sinks', not the calls'.
+  for (std::size_t i = 1; i < inputs; ++i) pending[inputs - i](error{}, static_cast<std::int64_t>(3 * (inputs - i)));
+  EXPECT_TRUE(got.empty());
+  EXPECT_EQ(live_bytes() - before, made) << "values that arrived took no pooled memory of their own";
+  EXPECT_EQ(watched_allocations, 0) << "the result vector was made before the last value arrived";
+  pending[0](error{}, 0);
+  EXPECT_EQ(watched_allocations, 1);
+  watched_size = 0;
+  ASSERT_EQ(got.size(), inputs);
+  for (std::size_t i = 0; i < inputs; ++i) ASSERT_EQ(got[i], static_cast<std::int64_t>(3 * i)) << i;
+  EXPECT_EQ(live_bytes(), before);
+}
+
 TEST(join_memory, promise_all_of_int64_keeps_arrived_values_in_their_slots_until_the_last) {
   // A fan-out's peak is while its operations are in flight: no result vector
   // may sit beside them. Values wait in the slots that have fired, and the
