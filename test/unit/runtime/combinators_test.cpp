@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdint>
 #include <vector>
 
 using namespace asyncshift;
@@ -42,6 +43,24 @@ TEST(parallel, the_first_error_completes_and_later_outcomes_are_ignored) {
   EXPECT_EQ(calls, 1);
   EXPECT_EQ(msg, "branch 1");
   EXPECT_EQ(finished, 3) << "nothing is cancelled";
+}
+
+// A branch's value waits in its sink, over the sink's first word; the mark
+// that a debug build sets on the first call lies beyond it, so a second
+// call of the same branch is still caught (it would read the value as the
+// sink's ops otherwise).
+TEST(parallel, a_branch_that_calls_back_twice_is_caught_in_debug_builds) {
+  std::vector<callback<std::int64_t>> pending;
+  std::vector<std::int64_t> got;
+  parallel<std::int64_t>(2, [&](std::size_t, callback<std::int64_t> cb) { pending.push_back(std::move(cb)); },
+                         [&](error e, std::vector<std::int64_t> v) {
+                           EXPECT_FALSE(e);
+                           got = std::move(v);
+                         });
+  pending[0]({}, 42);
+  EXPECT_DEATH(pending[0]({}, 43), "called twice"); // in a child process: here branch 0 has called once
+  pending[1]({}, 7);
+  EXPECT_EQ(got, (std::vector<std::int64_t>{42, 7}));
 }
 
 TEST(parallel, zero_branches_complete_at_once) {
