@@ -81,7 +81,7 @@ struct parallel_join : join_ops_holder<T> {
   void report_value(std::size_t i, T&& v) {
     ++reported;
     if constexpr (values_in_sinks)
-      ::new (static_cast<void*>(sinks.get() + i)) T(v); // the sink has been called: its first word is free
+      ::new (static_cast<void*>(sinks.get() + i)) T(std::move(v)); // the sink has been called: its first word is free
     else if (!finished)
       values.set(i, std::move(v));
     if (reported != n) [[likely]]
@@ -115,7 +115,7 @@ private:
       std::vector<T> out;
       out.reserve(n);
       for (std::size_t k = 0; k < n; ++k) {
-        out.push_back(*std::launder(reinterpret_cast<T*>(sinks.get() + k)));
+        out.push_back(std::move(*std::launder(reinterpret_cast<T*>(sinks.get() + k)))); // T may be move-only
         if ((k + 1) % 65536 == 0) sinks.release_prefix(k + 1);
       }
       return out;

@@ -63,6 +63,45 @@ TEST(parallel, a_branch_that_calls_back_twice_is_caught_in_debug_builds) {
   EXPECT_EQ(got, (std::vector<std::int64_t>{42, 7}));
 }
 
+// Values that wait in their sinks: a move-only one (trivially copyable all
+// the same), and enough branches that the sinks' pages go back while the
+// values are handed over, completed in reverse order.
+TEST(parallel, move_only_word_sized_values_are_handed_over) {
+  struct ticket {
+    std::int64_t n = 0;
+    ticket() = default;
+    explicit ticket(std::int64_t v) : n(v) {}
+    ticket(ticket&&) = default;
+    ticket& operator=(ticket&&) = default;
+  };
+  std::vector<callback<ticket>> pending;
+  std::vector<ticket> got;
+  parallel<ticket>(3, [&](std::size_t, callback<ticket> cb) { pending.push_back(std::move(cb)); },
+                   [&](error e, std::vector<ticket> v) {
+                     EXPECT_FALSE(e);
+                     got = std::move(v);
+                   });
+  for (std::size_t i = 3; i-- > 0;) pending[i]({}, ticket(static_cast<std::int64_t>(10 * i)));
+  ASSERT_EQ(got.size(), 3u);
+  EXPECT_EQ(got[0].n, 0);
+  EXPECT_EQ(got[2].n, 20);
+}
+
+TEST(parallel, a_large_fan_out_hands_its_values_over_in_index_order) {
+  constexpr std::size_t n = 300000; // sinks over several 2 MB pages, given back as they are read
+  std::vector<callback<std::int64_t>> pending;
+  pending.reserve(n);
+  std::vector<std::int64_t> got;
+  parallel<std::int64_t>(n, [&](std::size_t, callback<std::int64_t> cb) { pending.push_back(std::move(cb)); },
+                         [&](error e, std::vector<std::int64_t> v) {
+                           EXPECT_FALSE(e);
+                           got = std::move(v);
+                         });
+  for (std::size_t i = n; i-- > 0;) pending[i]({}, static_cast<std::int64_t>(3 * i + 1));
+  ASSERT_EQ(got.size(), n);
+  for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(got[i], static_cast<std::int64_t>(3 * i + 1)) << i;
+}
+
 TEST(parallel, zero_branches_complete_at_once) {
   bool done = false;
   parallel(0, [](std::size_t, callback<>) { FAIL(); }, [&](error e) { done = !e; });
