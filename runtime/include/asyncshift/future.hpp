@@ -93,8 +93,39 @@ struct future_continuation {
   continuation_step (*fire)(future_continuation* self, void* source) = nullptr;
 };
 
-/// Tells \p c its source died unsettled.
-inline void abandon(future_continuation* c) noexcept { c->fire(c, nullptr); }
+/// Continuations whose source died unsettled while another was being told
+/// so on this thread, still to be told (a small stack: each source has one
+/// continuation, so a chain needs one place at a time).
+struct abandoned_continuations {
+  static constexpr unsigned capacity = 16;
+  future_continuation* pending[capacity] = {};
+  unsigned count = 0;
+  bool draining = false;
+};
+constinit inline thread_local abandoned_continuations tl_abandoned_continuations{};
+
+/// Tells \p c its source died unsettled. A `then` state so told dies and
+/// tells its own continuation: a million-long chain of `then`s on a future
+/// that never settles would unwind a million nested destructors. Only the
+/// outermost call fires; the calls it causes leave their continuation to it.
+[[gnu::noinline]] inline void abandon(future_continuation* c) noexcept {
+  abandoned_continuations& a = tl_abandoned_continuations;
+  if (a.draining) {
+    if (a.count < abandoned_continuations::capacity) {
+      a.pending[a.count++] = c;
+      return;
+    }
+    c->fire(c, nullptr); // more than a chain at once: this one nests
+    return;
+  }
+  a.draining = true;
+  c->fire(c, nullptr);
+  while (a.count != 0) {
+    future_continuation* next = a.pending[--a.count];
+    next->fire(next, nullptr);
+  }
+  a.draining = false;
+}
 
 /// Runs a chain of continuations in a loop, not by recursion.
 inline void run_continuations(future_continuation* c, void* source) {

@@ -125,6 +125,35 @@ inline bool fires_inline(const promise_reaction* r) noexcept {
   return (reinterpret_cast<std::uintptr_t>(r->ctx) & fires_inline_bit) != 0;
 }
 
+/// Reactions whose source died unsettled, still to be told so (fired with
+/// source == nullptr), and whether some frame of this thread is telling them.
+struct abandoned_reactions {
+  promise_reaction* head = nullptr;
+  bool draining = false;
+};
+constinit inline thread_local abandoned_reactions tl_abandoned{};
+
+/// Fires the reactions of list \p r (linked by `next`) with no source. A
+/// `then` state so told dies, and tells its own reactions: a million-long
+/// chain of `then`s on a promise that never settles would unwind a million
+/// nested destructors. Only the outermost call fires; the calls it causes
+/// append their reactions to the thread's list and return.
+[[gnu::noinline]] inline void abandon(promise_reaction* r) noexcept {
+  if (!r) return;
+  promise_reaction* last = r;
+  while (last->next) last = last->next;
+  last->next = tl_abandoned.head;
+  tl_abandoned.head = r;
+  if (tl_abandoned.draining) return;
+  tl_abandoned.draining = true;
+  while (promise_reaction* first = tl_abandoned.head) {
+    tl_abandoned.head = first->next;
+    first->source = nullptr;
+    first->fire(first);
+  }
+  tl_abandoned.draining = false;
+}
+
 /// A state whose status is this follows `target`: it adopted that pending
 /// promise and gave it its reactions.
 inline constexpr outcome_status aliased = outcome_status::taken;
@@ -172,13 +201,7 @@ public:
       return; // an alias gave its reactions to its target
     }
     // Unsettled: the reactions will never run; let them release what they hold.
-    promise_reaction* r = reactions;
-    while (r) {
-      promise_reaction* next = r->next;
-      r->source = nullptr;
-      r->fire(r);
-      r = next;
-    }
+    abandon(reactions);
   }
 
   void add_ref() noexcept { ++this->refs; }

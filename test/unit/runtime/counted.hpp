@@ -5,6 +5,7 @@
 
 #include <asyncshift/detail/pool.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <stdexcept>
 
@@ -59,5 +60,19 @@ inline std::int64_t live_objects() { return asyncshift::detail::memory_snapshot(
   const char* p = stack_here();
   return base > p ? static_cast<std::size_t>(base - p) : static_cast<std::size_t>(p - base);
 }
+
+/// Records, when it is destroyed, how deep the stack is below \p base into
+/// \p deepest (the deepest so far): captured by a handler, it measures where
+/// the handler's state goes.
+struct stack_probe {
+  std::size_t* deepest = nullptr;
+  const char* base = nullptr;
+  stack_probe(std::size_t* d, const char* b) : deepest(d), base(b) {}
+  stack_probe(const stack_probe&) = default;
+  stack_probe& operator=(const stack_probe&) = default;
+  ~stack_probe() {
+    if (deepest) *deepest = std::max(*deepest, stack_depth_below(base));
+  }
+};
 
 } // namespace asyncshift::test

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -412,6 +414,34 @@ TEST(future_stack, a_prebuilt_chain_of_a_million_continuations_completes_in_cons
     complete({}, 0);
     EXPECT_EQ(got, 1'000'000);
     EXPECT_LT(deepest, 64u * 1024);
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+// A future whose producer goes without delivering takes a million `then`s
+// with it, each told in turn, not a million nested destructors deep.
+TEST(future_stack, a_million_thens_on_a_future_that_never_settles_go_in_constant_stack) {
+  const auto before = live_objects();
+  {
+    const char* base = asyncshift::test::stack_here();
+    std::size_t deepest = 0;
+    int ran = 0;
+    std::optional<callback<int>> producer;
+    future<int> f = make_future<int>([&](callback<int> cb) { producer.emplace(std::move(cb)); });
+    {
+      const asyncshift::test::stack_probe probe(&deepest, base);
+      for (int i = 0; i < 1'000'000; ++i)
+        f = std::move(f).then([probe, &ran](int x) {
+          ++ran;
+          return x + 1;
+        });
+    }
+    deepest = 0; // what building the chain did is not measured
+    producer.reset(); // the first state dies unsettled, and every state but the last with it
+    EXPECT_GT(deepest, 0u) << "the handlers went with their states";
+    EXPECT_LT(deepest, 64u * 1024) << "bytes of stack below the test";
+    f = {};
+    EXPECT_EQ(ran, 0);
   }
   EXPECT_EQ(live_objects(), before);
 }

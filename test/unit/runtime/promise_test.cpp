@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -749,6 +751,37 @@ TEST(promise_stack, a_million_synchronous_completions_in_a_then_chain_use_consta
     p = {};
     l.run();
     EXPECT_EQ(got, 1'000'000);
+    EXPECT_LT(deepest, 64u * 1024) << "bytes of stack below the test";
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+// A promise that never settles goes, and takes a million `then`s with it: the
+// first state tells its reaction, which dies and tells its own, and so on;
+// that must not be a million nested destructors.
+TEST(promise_stack, a_million_thens_on_a_promise_that_never_settles_go_in_constant_stack) {
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    const char* base = asyncshift::test::stack_here();
+    std::size_t deepest = 0;
+    int ran = 0;
+    {
+      std::optional<deferred<int>> d;
+      d.emplace();
+      promise<int> p = d->get_promise();
+      const asyncshift::test::stack_probe probe(&deepest, base);
+      for (int i = 0; i < 1'000'000; ++i)
+        p = p.then([probe, &ran](int x) {
+          ++ran;
+          return x + 1;
+        });
+      deepest = 0; // what building the chain did is not measured
+      d.reset();   // the source goes unsettled, and so does every state but the last
+      EXPECT_GT(deepest, 0u) << "the handlers went with their states";
+    }
+    l.run();
+    EXPECT_EQ(ran, 0);
     EXPECT_LT(deepest, 64u * 1024) << "bytes of stack below the test";
   }
   EXPECT_EQ(live_objects(), before);
