@@ -10,6 +10,7 @@
 
 #include "asyncshift/callback.hpp"
 #include "asyncshift/detail/join_values.hpp"
+#include "asyncshift/detail/outcome.hpp"
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/error.hpp"
 #include "asyncshift/shared_state.hpp"
@@ -65,7 +66,7 @@ struct parallel_join : join_ops_holder<T> {
   std::size_t n;
   std::size_t reported = 0;
   bool finished = false;
-  join_values<T> values; // unused when values_in_sinks
+  std::conditional_t<values_in_sinks, empty_value, join_values<T>> values;
   callback<std::vector<T>> done;
   pooled_array<branch_sink<T>> sinks;
 
@@ -109,19 +110,10 @@ private:
 
   /// The values, in index order, once every branch has reported one.
   std::vector<T> take_values() {
-    if constexpr (values_in_sinks) {
-      // The vector's pages are touched as it fills, and the sinks' go back
-      // as they are read: the hand-over holds no extra memory.
-      std::vector<T> out;
-      out.reserve(n);
-      for (std::size_t k = 0; k < n; ++k) {
-        out.push_back(std::move(*std::launder(reinterpret_cast<T*>(sinks.get() + k)))); // T may be move-only
-        if ((k + 1) % 65536 == 0) sinks.release_prefix(k + 1);
-      }
-      return out;
-    } else {
+    if constexpr (values_in_sinks)
+      return take_values_from_slots<T>(sinks);
+    else
       return values.take();
-    }
   }
 };
 
@@ -231,7 +223,7 @@ void run_parallel(std::size_t n, F& branch, Done done) {
     using cb_type = rebind_borrowed_t<parallel_join<void>, callback<>>;
     for (std::size_t i = 0; i < n; ++i) branch(i, cb_type::borrow(join));
   } else {
-    join->values.expect(n);
+    if constexpr (!parallel_join<T>::values_in_sinks) join->values.expect(n);
     // Keep our own pointers: a branch that completes synchronously may be the
     // last one and free the join before the loop ends.
     branch_sink<T>* sinks = join->sinks.get();

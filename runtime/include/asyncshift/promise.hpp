@@ -815,15 +815,7 @@ private:
         if constexpr (std::is_void_v<T>) {
           this->fulfill();
         } else if constexpr (values_in_slots) {
-          // The vector's pages are touched as it fills, and the slots' pages
-          // go back as they are read: the hand-over holds no extra memory.
-          std::vector<T> out;
-          out.reserve(slots_.size());
-          for (std::size_t k = 0; k < slots_.size(); ++k) {
-            out.push_back(*std::launder(reinterpret_cast<T*>(slots_.get() + k)));
-            if ((k + 1) % 65536 == 0) slots_.release_prefix(k + 1);
-          }
-          this->fulfill(std::move(out));
+          this->fulfill(take_values_from_slots<T>(slots_));
         } else {
           this->fulfill(values_.take());
         }

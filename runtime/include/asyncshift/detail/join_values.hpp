@@ -11,7 +11,10 @@
 // then, so a fan-out never holds both.
 #pragma once
 
+#include "asyncshift/detail/pool.hpp"
+
 #include <cstddef>
+#include <new>
 #include <optional>
 #include <type_traits>
 #include <utility>
@@ -53,5 +56,25 @@ private:
   std::size_t n_ = 0;
   std::vector<std::conditional_t<in_place, T, std::optional<T>>> values_;
 };
+
+/// The values that wait in the first bytes of the elements of \p slots, one
+/// T in each (put there once its element was done with, for a join whose
+/// per-input elements outlive their use: promise all's slots, parallel's
+/// sinks), in index order. The vector's pages are touched as it fills, and
+/// the slots' pages go back as they are read: the hand-over holds no extra
+/// memory, and a fan-out in flight holds no result vector beside its slots.
+template <class T, class Slot>
+std::vector<T> take_values_from_slots(pooled_array<Slot>& slots) {
+  static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= sizeof(Slot) && alignof(T) <= alignof(Slot));
+  const std::size_t n = slots.size();
+  Slot* const first = slots.get();
+  std::vector<T> out;
+  out.reserve(n);
+  for (std::size_t k = 0; k < n; ++k) {
+    out.push_back(std::move(*std::launder(reinterpret_cast<T*>(first + k)))); // T may be move-only
+    if ((k + 1) % 65536 == 0) slots.release_prefix(k + 1);
+  }
+  return out;
+}
 
 } // namespace asyncshift::detail
