@@ -979,6 +979,7 @@ public:
   std::string detachedCall(const std::string &Call, const std::string &Handler) const override {
     return Call + ".then_callback(" + Handler + ")";
   }
+  bool defersContinuations() const override { return IsPromise; }
 
 private:
   bool IsPromise;

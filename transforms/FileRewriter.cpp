@@ -146,6 +146,25 @@ private:
       return std::nullopt;
     return std::make_pair(B, E);
   }
+  /// Warns where the output style runs a continuation later than the
+  /// original's synchronous completion did (docs/transforms/README.md, "What
+  /// promise style cannot keep"): at every function or lambda of the file
+  /// that completes its handler synchronously on some paths and
+  /// asynchronously on others, the checker's asyncshift-mixed-sync-async.
+  void warnReorderedCompletions(Checker &Check) {
+    const std::string Style = Request.Printer->name();
+    for (Finding &F : Check.checkMainFile()) {
+      if (StringRef(F.Id) != ids::MixedSyncAsync)
+        continue;
+      F.Id = ids::SyncCompletionReordered;
+      F.IsWarning = true;
+      F.Message += "; " + Style +
+                   " style runs every continuation from the microtask queue, so after a synchronous completion it "
+                   "runs later than in the original, and work in the same turn may start in another order "
+                   "(--style=future, coro or coro-values keep the order; or make every path asynchronous)";
+      report(Ctx.getDiagnostics(), F);
+    }
+  }
   bool replace(SourceRange R, const std::string &With);
   bool replaceOffsets(unsigned B, unsigned E, const std::string &With);
   bool editSignature(const FunctionDecl *D, const std::string &ReturnType);
@@ -395,6 +414,8 @@ FileResult Rewriter::run() {
       }
   if (Failed)
     return Result;
+  if (!Printed.empty() && Request.Printer->defersContinuations())
+    warnReorderedCompletions(Check);
   for (auto &[FD, P] : Printed) {
     if (!editSignature(FD, P.ReturnType) || !replace(FD->getBody()->getSourceRange(), P.Body))
       return Result;

@@ -57,6 +57,8 @@ inline constexpr const char *NotCalled = "asyncshift-callback-not-called";
 inline constexpr const char *ErrorIgnored = "asyncshift-error-ignored";
 inline constexpr const char *DanglingCapture = "asyncshift-dangling-capture";
 inline constexpr const char *MixedSyncAsync = "asyncshift-mixed-sync-async";
+// Warnings of the rewriter: the file is converted, with a caveat.
+inline constexpr const char *SyncCompletionReordered = "asyncshift-sync-completion-reordered";
 } // namespace ids
 
 struct FindingNote {

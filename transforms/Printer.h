@@ -39,6 +39,10 @@ public:
   /// callback (outside any converted function): \p Call is the call without
   /// its handler, \p Handler the handler's text.
   virtual std::string detachedCall(const std::string &Call, const std::string &Handler) const = 0;
+  /// Whether a continuation runs later than the completion that calls it
+  /// (promise style: always from the microtask queue), even when the
+  /// original's completion ran it at once.
+  virtual bool defersContinuations() const { return false; }
 };
 
 /// The error a completion passes is known to be a failure here: a failure
