@@ -413,7 +413,15 @@ JoinPlan planJoins(const AsyncFunction &F, bool ErrorsAsValues) {
           Plan.Forwarders[Site.Forwarder] = J->Id;
       continue;
     }
-    if (ErrorsAsValues || S.Leading.K != ErrorHandling::Kind::Propagate) {
+    // A cleanup that reads the continuation's value cannot run at the calls
+    // that reach it with an error (as their on_error, tap_error or catch):
+    // the value is the jump's argument (`next(err, 5)`), or the failed call's
+    // default-made one, and exists only in the continuation. The error stays
+    // a value, and the continuation's own check runs the cleanup.
+    if (J->Cont.Value != NoVar)
+      for (const SyncNode *C : S.Leading.Cleanup)
+        S.CleanupReadsValue |= C->Code.references(J->Cont.Value);
+    if (ErrorsAsValues || S.Leading.K != ErrorHandling::Kind::Propagate || S.CleanupReadsValue) {
       S.ErrorAsValue = true;
       continue;
     }

@@ -73,6 +73,9 @@ struct JoinPlan {
   struct Join {
     /// The error parameter must stay a value (declared, assigned at each jump).
     bool ErrorAsValue = false;
+    /// Why, when its leading check propagates: that check's cleanup reads
+    /// the continuation's value parameter.
+    bool CleanupReadsValue = false;
     /// The continuation's own error handling (its leading check).
     ErrorHandling Leading;
     std::vector<JumpSite> Sites;

@@ -116,6 +116,7 @@ private:
   std::string lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep);
   std::string lowerComplete(const CompleteNode &N, const Ctx &C);
   std::string lowerJump(const JumpNode &J, const Ctx &C);
+  std::string errorAsValueReason(const ContDefNode &J, const JoinPlan::Join &Plan) const;
   std::string renderChain(const std::string &Head, Step First);
   std::string renderStep(Step &St, ChainBuild &Chain);
   std::string returnValue(const Ctx &C, const std::string &Value);
@@ -466,13 +467,22 @@ std::string ChainLowering::lowerComplete(const CompleteNode &N, const Ctx &C) {
   return Out + returnValue(C, ResultType.empty() ? "" : ResultType + "{}");
 }
 
+/// Why a chain cannot take a named continuation whose error stays a value.
+std::string ChainLowering::errorAsValueReason(const ContDefNode &J, const JoinPlan::Join &Plan) const {
+  const std::string Name = "named continuation '" + F.Vars[J.Name].Name + "'";
+  if (Plan.CleanupReadsValue)
+    return Name + " reads its value '" + F.Vars[J.Cont.Value].Name +
+           "' in the cleanup before it propagates an error, and a chain has that value only inside the "
+           "continuation, not where the error arises; cannot convert to this style yet (--style=coro or "
+           "coro-values converts it)";
+  return Name + " receives an error it reads other than by propagating it; cannot convert to this style yet";
+}
+
 std::string ChainLowering::lowerJump(const JumpNode &N, const Ctx &C) {
   const ContDefNode &J = *F.Conts[N.Target];
   const JoinPlan::Join &Plan = this->Plan.Joins[N.Target];
   if (Plan.ErrorAsValue) {
-    refuse(ids::UnsupportedJoin, N.Where,
-           "named continuation '" + F.Vars[J.Name].Name +
-               "' receives an error it reads other than by propagating it; cannot convert to this style yet");
+    refuse(ids::UnsupportedJoin, N.Where, errorAsValueReason(J, Plan));
     return "";
   }
   if (!Anchored.count(N.Target)) {
@@ -575,9 +585,7 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
     Join = Joins.front();
     const ContDefNode &J = *F.Conts[*Join];
     if (Plan.Joins[*Join].ErrorAsValue) {
-      refuse(ids::UnsupportedJoin, I.Where,
-             "named continuation '" + F.Vars[J.Name].Name +
-                 "' receives an error it reads other than by propagating it; cannot convert to this style yet");
+      refuse(ids::UnsupportedJoin, I.Where, errorAsValueReason(J, Plan.Joins[*Join]));
       return "";
     }
     Anchored.insert(*Join);
