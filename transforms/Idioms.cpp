@@ -208,11 +208,22 @@ std::optional<CounterLoopMatch> matchCounterLoop(const CompoundStmt *Body, unsig
   // (*results)[i] = v;   (with values)
   unsigned Next = 2;
   if (Value && Body2.size() >= 4) {
-    const auto *Store = dyn_cast_or_null<BinaryOperator>(strip(dyn_cast<Expr>(Body2[2])));
-    if (Store && Store->getOpcode() == BO_Assign) {
-      const auto *Sub = dyn_cast<CXXOperatorCallExpr>(strip(Store->getLHS()));
+    // A scalar value is stored with the built-in `=`, a class-type one
+    // (a struct, a std::string) with its operator=.
+    const Expr *StoreLhs = nullptr, *StoreRhs = nullptr;
+    const Expr *StoreExpr = strip(dyn_cast<Expr>(Body2[2]));
+    if (const auto *B = dyn_cast_or_null<BinaryOperator>(StoreExpr); B && B->getOpcode() == BO_Assign) {
+      StoreLhs = B->getLHS();
+      StoreRhs = B->getRHS();
+    } else if (const auto *Op = dyn_cast_or_null<CXXOperatorCallExpr>(StoreExpr);
+               Op && Op->getOperator() == OO_Equal && Op->getNumArgs() == 2) {
+      StoreLhs = Op->getArg(0);
+      StoreRhs = Op->getArg(1);
+    }
+    if (StoreLhs) {
+      const auto *Sub = dyn_cast<CXXOperatorCallExpr>(strip(StoreLhs));
       if (!Sub || Sub->getOperator() != OO_Subscript || !(M.Results = derefVar(Sub->getArg(0))) ||
-          varOf(Sub->getArg(1)) != M.Index || varOf(stripArgument(Store->getRHS())) != Value)
+          varOf(Sub->getArg(1)) != M.Index || varOf(stripArgument(StoreRhs)) != Value)
         return Miss("the value is not stored as `(*results)[i] = v;`");
       Next = 3;
     }

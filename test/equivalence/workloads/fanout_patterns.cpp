@@ -1,6 +1,6 @@
 // SPEC §3 patterns 6 and 7 (fan-out/join and sequential loops), each with its
 // combinator and as the hand-written idiom, in callback style. The entry runs
-// pattern k % 5 for execution k; each style's trace digest must equal this
+// pattern k % 6 for execution k; each style's trace digest must equal this
 // file's, with and without injected failures.
 #include <asyncshift/bench.hpp>
 
@@ -45,6 +45,36 @@ void counter_read(std::int64_t seed, callback<std::vector<std::int64_t>> done) {
   auto results = std::make_shared<std::vector<std::int64_t>>(n);
   for (std::size_t i = 0; i < n; ++i) {
     fake::io("cnt.read", seed * 3 + static_cast<std::int64_t>(i), [=](error err, std::int64_t v) {
+      if (*failed) return;
+      if (err) {
+        *failed = true;
+        return done(err);
+      }
+      (*results)[i] = v;
+      if (--*pending == 0) done({}, *results);
+    });
+  }
+}
+
+/// A string-valued operation: a converted function of its own.
+void read_label(std::int64_t key, callback<std::string> done) {
+  fake::io("lbl.read", key, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    done({}, "label-" + std::to_string(v % 1000));
+  });
+}
+
+/// The counter idiom over class-type values: `(*results)[i] = v;` is a call
+/// of std::string's operator=, which the idiom once did not recognise (the
+/// loop was refused as asyncshift-async-in-loop).
+void counter_labels(std::int64_t seed, callback<std::vector<std::string>> done) {
+  const std::size_t n = 2 + static_cast<std::size_t>(seed % 3);
+  if (n == 0) return done({}, {});
+  auto pending = std::make_shared<std::size_t>(n);
+  auto failed = std::make_shared<bool>(false);
+  auto results = std::make_shared<std::vector<std::string>>(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    read_label(seed * 5 + static_cast<std::int64_t>(i), [=](error err, std::string v) {
       if (*failed) return;
       if (err) {
         *failed = true;
@@ -117,6 +147,14 @@ void valued(int which, std::int64_t seed, callback<> done) {
     fake::io("result", v % 1000, [=](error err, std::int64_t) { done(err); });
   };
   if (which == 0) return parallel_sum(seed, finish);
+  if (which == 5) {
+    return counter_labels(seed, [=](error err, std::vector<std::string> labels) {
+      if (err) return finish(err, 0);
+      std::int64_t sum = 0;
+      for (const std::string &l : labels) sum = sum * 7 + static_cast<std::int64_t>(l.size()) + l.back();
+      finish({}, sum % 100000);
+    });
+  }
   if (which == 3) return labelled_reads(seed, finish);
   if (which == 1) {
     return counter_read(seed, [=](error err, std::vector<std::int64_t> values) {
@@ -133,7 +171,7 @@ void valued(int which, std::int64_t seed, callback<> done) {
 
 void fanout_patterns(std::uint64_t k, callback<> done) {
   const auto seed = static_cast<std::int64_t>(k);
-  const int which = static_cast<int>(k % 5);
+  const int which = static_cast<int>(k % 6);
   if (which == 4) return series(seed, done);
   valued(which, seed, done);
 }
