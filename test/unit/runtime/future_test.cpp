@@ -9,9 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include <optional>
-
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <tuple>

@@ -10,10 +10,9 @@
 
 #include <gtest/gtest.h>
 
-#include <optional>
-
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
