@@ -194,19 +194,25 @@ def program_of_line(text, line):
     return None
 
 
+def programs_at(text, stderr, path, pattern):
+    """Programs whose lines of `path` the `pattern` matches (its groups: file, line) name in stderr."""
+    base = os.path.basename(path)
+    found = set()
+    for m in re.finditer(pattern, stderr, re.M):
+        if os.path.basename(m.group(1)) == base:
+            p = program_of_line(text, int(m.group(2)))
+            if p is not None:
+                found.add(p)
+    return found
+
+
 def diagnostic_programs(text, stderr, path):
     """Programs named by a diagnostic: its `path:line:col: error:` lines, else
     any `path:line:col:` line (an error inside a runtime header is reported
     at the header, with our line in its "required from here"), else the
     functions named by "In function ..." lines."""
-    base = os.path.basename(path)
     for pattern in (r"^([^\s:]+):(\d+):\d+: (?:fatal )?error:", r"^([^\s:]+):(\d+):\d+:"):
-        found = set()
-        for m in re.finditer(pattern, stderr, re.M):
-            if os.path.basename(m.group(1)) == base:
-                p = program_of_line(text, int(m.group(2)))
-                if p is not None:
-                    found.add(p)
+        found = programs_at(text, stderr, path, pattern)
         if found:
             return found
     return {int(m.group(1)) for m in re.finditer(r"In (?:function|lambda|member function|instantiation)[^\n]*?\bp(\d+)_",
@@ -221,14 +227,7 @@ REORDER_WARNING = "asyncshift-sync-completion-reordered"
 
 def warned_programs(text, stderr, path, warning_id):
     """Programs named by the tool's `path:line:col: warning: ... [warning_id]` lines."""
-    base = os.path.basename(path)
-    found = set()
-    for m in re.finditer(r"^([^\s:]+):(\d+):\d+: warning: .*\[" + re.escape(warning_id) + r"\]$", stderr, re.M):
-        if os.path.basename(m.group(1)) == base:
-            p = program_of_line(text, int(m.group(2)))
-            if p is not None:
-                found.add(p)
-    return found
+    return programs_at(text, stderr, path, r"^([^\s:]+):(\d+):\d+: warning: .*\[" + re.escape(warning_id) + r"\]$")
 
 
 def refusal_id(stderr):
