@@ -5,6 +5,7 @@
 #include "CheckPaths.h"
 
 #include "clang/AST/ParentMapContext.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 
 using namespace clang;
@@ -43,33 +44,77 @@ bool isTrivial(const Stmt *S) {
   return false;
 }
 
+/// The first call that runs \p L after it returned.
+const CallExpr *deferralOf(const Callable &L, RunsLaterFn RunsLater) {
+  for (const CallExpr *Call : L.DeferredBy) {
+    CallArgs A = callArguments(Call);
+    for (unsigned I = 0; I < A.Args.size(); ++I) {
+      const Expr *Arg = stripArgument(A.Args[I]);
+      Arg = Arg ? Arg->IgnoreParenImpCasts() : nullptr;
+      bool IsL = Arg == L.Lambda || (L.NamedAs && referencedVar(Arg) == L.NamedAs);
+      if (IsL && RunsLater(Call, A.FirstParam + I))
+        return Call;
+    }
+  }
+  return nullptr;
+}
+
+/// Every member function call in a function's body, its lambdas' included.
+struct MemberCalls : RecursiveASTVisitor<MemberCalls> {
+  bool VisitCXXMemberCallExpr(CXXMemberCallExpr *E) {
+    Calls.push_back(E);
+    return true;
+  }
+  std::vector<const CXXMemberCallExpr *> Calls;
+};
+
+std::vector<const CXXMemberCallExpr *> memberCallsIn(const Stmt *Body) {
+  MemberCalls V;
+  V.TraverseStmt(const_cast<Stmt *>(Body));
+  return std::move(V.Calls);
+}
+
+/// The object a member function is called on, when it is a local object
+/// (not a reference or a pointer to one).
+const VarDecl *localObjectOf(const CXXMemberCallExpr *Call) {
+  const Expr *Obj = Call->getImplicitObjectArgument();
+  const auto *DRE = Obj ? dyn_cast<DeclRefExpr>(Obj->IgnoreParenImpCasts()) : nullptr;
+  const auto *V = DRE ? dyn_cast<VarDecl>(DRE->getDecl()) : nullptr;
+  if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType() || V->getType()->isPointerType())
+    return nullptr;
+  return V;
+}
+
+/// Whether \p E is `this` (written or implicit).
+bool isThis(const Expr *E) { return E && isa<CXXThisExpr>(E->IgnoreParenImpCasts()); }
+
 class CaptureChecker {
 public:
-  CaptureChecker(const FunctionModel &M, RunsLaterFn RunsLater, std::vector<Finding> &Out)
-      : M(M), Ctx(M.context()), RunsLater(RunsLater), Out(Out) {}
+  CaptureChecker(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape, std::vector<Finding> &Out)
+      : M(M), Ctx(M.context()), RunsLater(RunsLater), ThisEscape(ThisEscape), Out(Out) {}
 
   void run() {
     for (const auto &C : M.callables())
       if (C->isLambda())
         if (const CallExpr *Site = deferral(*C))
           checkLambda(*C, Site);
+    for (const CXXMemberCallExpr *Call : memberCallsIn(M.root().Body))
+      if (const VarDecl *Object = localObjectOf(Call))
+        if (const CXXMethodDecl *Method = Call->getMethodDecl())
+          if (std::optional<SourceLocation> Capture = ThisEscape(Method))
+            if (std::optional<Death> D = diesBefore(Call, Object))
+              reportThis(Call, Method, *Capture, Object, *D);
   }
 
 private:
-  /// The first call that runs \p L after it returned.
-  const CallExpr *deferral(const Callable &L) {
-    for (const CallExpr *Call : L.DeferredBy) {
-      CallArgs A = callArguments(Call);
-      for (unsigned I = 0; I < A.Args.size(); ++I) {
-        const Expr *Arg = stripArgument(A.Args[I]);
-        Arg = Arg ? Arg->IgnoreParenImpCasts() : nullptr;
-        bool IsL = Arg == L.Lambda || (L.NamedAs && referencedVar(Arg) == L.NamedAs);
-        if (IsL && RunsLater(Call, A.FirstParam + I))
-          return Call;
-      }
-    }
-    return nullptr;
-  }
+  const CallExpr *deferral(const Callable &L) { return deferralOf(L, RunsLater); }
+
+  /// Where a variable dies before what was started at a site can run.
+  struct Death {
+    const Stmt *Started; ///< the call that starts what runs later
+    SourceLocation End;
+    const char *EndWhat;
+  };
 
   /// The compound statement whose end destroys local \p V, if it is one.
   const Stmt *scopeOf(const VarDecl *V) {
@@ -130,6 +175,15 @@ private:
   }
 
   void checkCapture(const Callable &L, const Stmt *Site, const LambdaCapture &Cap, const VarDecl *V) {
+    if (std::optional<Death> D = diesBefore(Site, V))
+      report(L, D->Started, Cap, V, D->End, D->EndWhat);
+  }
+
+  /// Whether \p V is gone before what \p Site starts can run: \p V's
+  /// scope ends with nothing that could wait for the loop after \p Site,
+  /// or \p Site is in callback code; followed out through lambdas that
+  /// capture \p V and themselves run later.
+  std::optional<Death> diesBefore(const Stmt *Site, const VarDecl *V) {
     const Stmt *Started = Site;
     const Callable *S = M.callableContaining(Site);
     for (unsigned Depth = 0; S && Depth < 8; ++Depth) {
@@ -138,25 +192,26 @@ private:
         if (!Scope)
           Scope = S->Body;
         if (S->isCallbackCode() || nothingFollows(Site, Scope))
-          report(L, Started, Cap, V, endOf(Scope), "goes out of scope here");
-        return;
+          return Death{Started, endOf(Scope), "goes out of scope here"};
+        return std::nullopt;
       }
       if (!S->Lambda)
-        return;
+        return std::nullopt;
       const LambdaCapture *Outer = captureOf(S->Lambda, V);
       if (!Outer)
-        return;
+        return std::nullopt;
       if (Outer->getCaptureKind() == LCK_ByCopy) {
         // The reference is to the enclosing lambda's copy, gone when it is.
         if (S->isCallbackCode() || nothingFollows(Site, S->Body))
-          report(L, Started, Cap, V, endOf(S->Body), "the enclosing lambda's copy is destroyed here");
-        return;
+          return Death{Started, endOf(S->Body), "the enclosing lambda's copy is destroyed here"};
+        return std::nullopt;
       }
       Site = deferral(*S);
       if (!Site)
-        return; // used synchronously: the variable's owner decides
+        return std::nullopt; // used synchronously: the variable's owner decides
       S = M.callableContaining(Site);
     }
+    return std::nullopt;
   }
 
   void report(const Callable &L, const Stmt *Started, const LambdaCapture &Cap, const VarDecl *V,
@@ -175,16 +230,49 @@ private:
     Out.push_back(std::move(F));
   }
 
+  void reportThis(const CXXMemberCallExpr *Call, const CXXMethodDecl *Method, SourceLocation Capture,
+                  const VarDecl *Object, const Death &D) {
+    const std::string Name = quoted(Method);
+    Finding F;
+    F.Id = ids::DanglingCapture;
+    F.Where = locOf(Call->getBeginLoc());
+    F.Message = quoted(Object) + " is destroyed before the continuation that " + Name +
+                " leaves, which captures 'this', runs";
+    F.Notes.push_back({locOf(Capture), Name + " starts a continuation that captures 'this' and runs after the call returns"});
+    F.Notes.push_back({locOf(Object->getLocation()), quoted(Object) + " declared here"});
+    if (D.End.isValid())
+      F.Notes.push_back({locOf(D.End), D.EndWhat});
+    Out.push_back(std::move(F));
+  }
+
   const FunctionModel &M;
   ASTContext &Ctx;
   RunsLaterFn RunsLater;
+  ThisEscapeFn ThisEscape;
   std::vector<Finding> &Out;
 };
 
 } // namespace
 
-void checkDanglingCaptures(const FunctionModel &M, RunsLaterFn RunsLater, std::vector<Finding> &Out) {
-  CaptureChecker(M, RunsLater, Out).run();
+void checkDanglingCaptures(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape,
+                           std::vector<Finding> &Out) {
+  CaptureChecker(M, RunsLater, ThisEscape, Out).run();
+}
+
+std::optional<SourceLocation> thisEscapeOf(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn Callee) {
+  for (const auto &C : M.callables()) {
+    if (!C->isLambda())
+      continue;
+    for (const LambdaCapture &Cap : C->Lambda->captures())
+      if (Cap.getCaptureKind() == LCK_This && deferralOf(*C, RunsLater)) // [*this] is a copy
+        return Cap.getLocation();
+  }
+  for (const CXXMemberCallExpr *Call : memberCallsIn(M.root().Body))
+    if (isThis(Call->getImplicitObjectArgument()))
+      if (const CXXMethodDecl *Method = Call->getMethodDecl())
+        if (std::optional<SourceLocation> Capture = Callee(Method))
+          return Capture;
+  return std::nullopt;
 }
 
 } // namespace check

@@ -206,7 +206,7 @@ std::vector<Finding> Checker::check(const FunctionDecl *FD, bool CompletionOnly)
         [&](const CallExpr *Call, unsigned ArgIndex) {
           return Paths->calleeTiming(M, Call->getDirectCallee(), ArgIndex) != TimingSync;
         },
-        Out);
+        [&](const CXXMethodDecl *Method) { return thisEscape(Method); }, Out);
   }
 
   const SourceManager &SM = Ctx.getSourceManager();
@@ -215,6 +215,25 @@ std::vector<Finding> Checker::check(const FunctionDecl *FD, bool CompletionOnly)
                                         SourceLocation::getFromRawEncoding(B.Where.Raw));
   });
   return Out;
+}
+
+std::optional<SourceLocation> Checker::thisEscape(const CXXMethodDecl *Method) {
+  const FunctionDecl *Def = nullptr;
+  if (!Method || !Method->hasBody(Def) || !Def || isInNamespace(Def, "asyncshift") || isInNamespace(Def, "std") ||
+      Method->getParent()->isLambda())
+    return std::nullopt; // the runtime's handles own what their operations use
+  if (auto It = ThisEscapes.find(Def); It != ThisEscapes.end())
+    return It->second;
+  ThisEscapes[Def] = std::nullopt; // while we look: a call back to it adds nothing
+  const FunctionModel &CM = Paths->modelOf(Def);
+  std::optional<SourceLocation> Escape = thisEscapeOf(
+      CM,
+      [&](const CallExpr *Call, unsigned ArgIndex) {
+        return Paths->calleeTiming(CM, Call->getDirectCallee(), ArgIndex) != TimingSync;
+      },
+      [&](const CXXMethodDecl *Callee) { return thisEscape(Callee); });
+  ThisEscapes[Def] = Escape;
+  return Escape;
 }
 
 std::vector<Finding> Checker::checkMainFile() {

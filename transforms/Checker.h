@@ -23,7 +23,12 @@
 
 #include "Findings.h"
 
+#include "clang/AST/DeclCXX.h"
+#include "clang/Basic/SourceLocation.h"
+#include "llvm/ADT/DenseMap.h"
+
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace clang {
@@ -52,8 +57,13 @@ public:
   std::vector<Finding> checkMainFile();
 
 private:
+  /// Where \p Method's continuation captures `this` and runs after it
+  /// returned (remembered per definition; a cycle of calls counts as none).
+  std::optional<clang::SourceLocation> thisEscape(const clang::CXXMethodDecl *Method);
+
   clang::ASTContext &Ctx;
   std::unique_ptr<check::PathAnalyzer> Paths;
+  llvm::DenseMap<const clang::FunctionDecl *, std::optional<clang::SourceLocation>> ThisEscapes;
 };
 
 } // namespace asyncshift

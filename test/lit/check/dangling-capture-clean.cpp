@@ -59,3 +59,53 @@ void called_not_handed(asyncshift::callback<int> done) {
   auto finish = [&](asyncshift::error err, int v) { done(err, v + base); };
   finish({}, 2);
 }
+
+// Member functions whose continuations capture `this`, on objects that outlive them.
+struct session {
+  int seen = 0;
+  void start(asyncshift::callback<int> done) {
+    read_int(1, [this, done](asyncshift::error err, int v) {
+      ++seen;
+      done(err, v);
+    });
+  }
+  // Captures `this` but runs it before returning.
+  void tally(asyncshift::callback<> done) {
+    auto bump = [this] { ++seen; };
+    bump();
+    done({});
+  }
+  // [*this] copies the object into the continuation.
+  void start_copy(asyncshift::callback<int> done) {
+    read_int(1, [*this, done](asyncshift::error err, int v) mutable {
+      ++seen;
+      done(err, v);
+    });
+  }
+};
+
+session global_session;
+
+// A global, a static local, an object behind a pointer or reference.
+void long_lived_objects(session &by_ref, session *by_ptr, asyncshift::callback<int> done) {
+  static session kept;
+  global_session.start([](asyncshift::error, int) {});
+  kept.start([](asyncshift::error, int) {});
+  by_ref.start([](asyncshift::error, int) {});
+  by_ptr->start(done);
+}
+
+// A local whose member function runs its lambda at once, or copies the object.
+void harmless_locals(asyncshift::callback<> done) {
+  session s;
+  s.start_copy([](asyncshift::error, int) {});
+  s.tally(done);
+}
+
+// Plain code that waits for the loop before the object goes.
+int wait_for_session() {
+  session s;
+  s.start([](asyncshift::error, int) {});
+  loop_run();
+  return s.seen;
+}
