@@ -93,11 +93,12 @@ public:
   CaptureChecker(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape, std::vector<Finding> &Out)
       : M(M), Ctx(M.context()), RunsLater(RunsLater), ThisEscape(ThisEscape), Out(Out) {}
 
-  void run() {
-    for (const auto &C : M.callables())
-      if (C->isLambda())
-        if (const CallExpr *Site = deferral(*C))
-          checkLambda(*C, Site);
+  void run(bool ThisOnly) {
+    if (!ThisOnly)
+      for (const auto &C : M.callables())
+        if (C->isLambda())
+          if (const CallExpr *Site = deferral(*C))
+            checkLambda(*C, Site);
     for (const CXXMemberCallExpr *Call : memberCallsIn(M.root().Body))
       if (const VarDecl *Object = localObjectOf(Call))
         if (const CXXMethodDecl *Method = Call->getMethodDecl())
@@ -256,7 +257,12 @@ private:
 
 void checkDanglingCaptures(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape,
                            std::vector<Finding> &Out) {
-  CaptureChecker(M, RunsLater, ThisEscape, Out).run();
+  CaptureChecker(M, RunsLater, ThisEscape, Out).run(/*ThisOnly=*/false);
+}
+
+void checkDanglingThis(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape,
+                       std::vector<Finding> &Out) {
+  CaptureChecker(M, RunsLater, ThisEscape, Out).run(/*ThisOnly=*/true);
 }
 
 std::optional<SourceLocation> thisEscapeOf(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn Callee) {

@@ -43,6 +43,10 @@ using ThisEscapeFn = llvm::function_ref<std::optional<clang::SourceLocation>(con
 void checkDanglingCaptures(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape,
                            std::vector<Finding> &Out);
 
+/// Only the findings of checkDanglingCaptures that are about `this`.
+void checkDanglingThis(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape,
+                       std::vector<Finding> &Out);
+
 /// Where the member function of model \p M hands a lambda that captures
 /// `this` to a call that runs it later (\p RunsLater), or calls on `this` a
 /// member function whose `this` escapes (\p Callee).

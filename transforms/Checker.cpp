@@ -217,6 +217,20 @@ std::vector<Finding> Checker::check(const FunctionDecl *FD, bool CompletionOnly)
   return Out;
 }
 
+std::vector<Finding> Checker::checkDanglingThis(const FunctionDecl *FD) {
+  std::vector<Finding> Out;
+  if (!FD || !FD->hasBody())
+    return Out;
+  const FunctionModel &M = Paths->modelOf(FD);
+  check::checkDanglingThis(
+      M,
+      [&](const CallExpr *Call, unsigned ArgIndex) {
+        return Paths->calleeTiming(M, Call->getDirectCallee(), ArgIndex) != TimingSync;
+      },
+      [&](const CXXMethodDecl *Method) { return thisEscape(Method); }, Out);
+  return Out;
+}
+
 std::optional<SourceLocation> Checker::thisEscape(const CXXMethodDecl *Method) {
   const FunctionDecl *Def = nullptr;
   if (!Method || !Method->hasBody(Def) || !Def || isInNamespace(Def, "asyncshift") || isInNamespace(Def, "std") ||

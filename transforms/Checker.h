@@ -53,6 +53,11 @@ public:
   /// order. With \p CompletionOnly, only called-twice and not-called.
   std::vector<Finding> check(const clang::FunctionDecl *FD, bool CompletionOnly = false);
 
+  /// The dangling-capture findings for \p FD that are about `this`: a member
+  /// function whose continuation captures `this`, called on a local object
+  /// that is gone before it runs.
+  std::vector<Finding> checkDanglingThis(const clang::FunctionDecl *FD);
+
   /// The findings for every function defined in the main file, in source order.
   std::vector<Finding> checkMainFile();
 

@@ -324,6 +324,18 @@ FileResult Rewriter::run() {
       Failed = true;
       continue;
     }
+    // A member function called on a local object that dies before the
+    // work it started uses `this`: the converted code would keep the object
+    // alive until then (in a frame or a state), which the original does not.
+    if (std::vector<Finding> Dangling = Check.checkDanglingThis(FD); !Dangling.empty()) {
+      for (Finding &F : Dangling) {
+        F.Message += "; cannot convert (the converted code would keep the object alive until that work ends, "
+                     "which the original does not: give it a lifetime that covers the work)";
+        report(Ctx.getDiagnostics(), F);
+      }
+      Failed = true;
+      continue;
+    }
     std::vector<Finding> Findings;
     std::optional<AsyncFunction> IR = buildIR(Ctx, FD, Converted, Findings);
     if (IR) {
