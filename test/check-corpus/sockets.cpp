@@ -61,3 +61,16 @@ void open_session(std::string host, callback<std::shared_ptr<session>> done) {
     sess->greet("client", [=](error err) { done(err, sess); });
   });
 }
+
+// Echoes once on a session that lives on this function's stack: echo's
+// continuation uses `this` after echo_once has returned.
+void echo_once(socket s, callback<> done) {
+  session sess(s);
+  sess.echo(done); // expect: asyncshift-dangling-capture
+}
+
+// The same with the session kept alive by the continuation: no finding.
+void echo_shared(socket s, callback<> done) {
+  auto sess = std::make_shared<session>(s);
+  sess->echo([sess, done](error err) { done(err); });
+}
