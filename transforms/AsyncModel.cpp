@@ -340,6 +340,66 @@ static std::string printQualified(QualType T, const ASTContext &Ctx, const Print
   return TypeName::getFullyQualifiedName(T, Ctx, Policy, /*WithGlobalNsPrefix=*/false);
 }
 
-std::string printType(QualType T, const ASTContext &Ctx) { return printQualified(T, Ctx, typePolicy(Ctx)); }
+/// The type an `auto`, `decltype(auto)` or `decltype(e)` stands for, spelt so that it means
+/// the same outside the expression it came from. A typedef or using-declared
+/// name at namespace scope (`std::string`, `std::int64_t`) is kept; any other
+/// sugar is dropped for the canonical type: a deduced type carries the sugar
+/// of the declaration it came from (`shared_ptr<_NonArray<_Tp>>` from
+/// std::make_shared, `basic_string<_CharT, _Traits, _Alloc>` from an
+/// operator+), spelt in that declaration's scope and wrong anywhere else.
+static std::optional<std::string> printDeduced(QualType T, const ASTContext &Ctx, const PrintingPolicy &Policy) {
+  Qualifiers Quals = T.getLocalQualifiers();
+  QualType D = T.getLocalUnqualifiedType();
+  bool Deduced = false;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    if (const auto *Elab = dyn_cast<ElaboratedType>(D.getTypePtr())) {
+      Quals += D.getLocalQualifiers();
+      D = Elab->getNamedType();
+    } else if (const auto *A = dyn_cast<DeducedType>(D.getTypePtr()); A && A->isDeduced()) {
+      Quals += D.getLocalQualifiers();
+      D = A->getDeducedType(); // auto, decltype(auto), std::vector x{...}
+      Deduced = true;
+    } else if (const auto *DT = dyn_cast<DecltypeType>(D.getTypePtr()); DT && !DT->isDependentType()) {
+      Quals += D.getLocalQualifiers();
+      D = DT->getUnderlyingType(); // decltype(a) names what a state struct cannot see
+      Deduced = true;
+    } else {
+      break;
+    }
+  }
+  if (!Deduced)
+    return std::nullopt;
+  const NamedDecl *Name = nullptr;
+  if (const auto *TT = dyn_cast<TypedefType>(D.getTypePtr()))
+    Name = TT->getDecl();
+  else if (const auto *UT = dyn_cast<UsingType>(D.getTypePtr()))
+    Name = UT->getFoundDecl();
+  if (Name && Name->getDeclContext()->isFileContext() && Name->getIdentifier() && !Name->getName().starts_with("_"))
+    return printQualified(Ctx.getQualifiedType(D, Quals), Ctx, Policy);
+  // The canonical type, printed as Clang's diagnostics print it: every
+  // scope written out, default template arguments left off.
+  PrintingPolicy Canonical = Policy;
+  Canonical.FullyQualifiedName = true;
+  Canonical.SuppressScope = false;
+  Canonical.PrintCanonicalTypes = true;
+  return Ctx.getQualifiedType(D.getCanonicalType(), Quals).getAsString(Canonical);
+}
+
+bool isDeducedType(QualType T) {
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    if (const auto *Elab = dyn_cast<ElaboratedType>(T.getTypePtr()))
+      T = Elab->getNamedType();
+    else
+      return isa<DeducedType>(T.getTypePtr()) || isa<DecltypeType>(T.getTypePtr());
+  }
+  return false;
+}
+
+std::string printType(QualType T, const ASTContext &Ctx) {
+  PrintingPolicy Policy = typePolicy(Ctx);
+  if (std::optional<std::string> Deduced = printDeduced(T, Ctx, Policy))
+    return *Deduced;
+  return printQualified(T, Ctx, Policy);
+}
 
 } // namespace asyncshift

@@ -91,7 +91,12 @@ inline constexpr const char *LeafAttribute = "[[clang::annotate(\"asyncshift::le
 /// True if the function carries [[clang::annotate("asyncshift::leaf")]].
 bool isForcedLeaf(const clang::Decl *D);
 
-/// Prints \p T for use in generated code: fully qualified, no sugar lost.
+/// True if \p T is spelt by deduction (`auto`, `decltype(...)`, a class
+/// template without arguments): its spelling means nothing outside its
+/// declaration, so printers spell what it deduced (printType) instead.
+bool isDeducedType(clang::QualType T);
+/// Prints \p T for use in generated code: fully qualified, no sugar lost;
+/// a deduced type as what it deduced.
 std::string printType(clang::QualType T, const clang::ASTContext &Ctx);
 
 } // namespace asyncshift

@@ -322,7 +322,7 @@ std::string Builder::writtenType(const ValueDecl *D) const {
       TL = Qual.getUnqualifiedLoc();
     if (auto Off = offsets(TL.getSourceRange())) {
       std::string S = Buffer.slice(Off->first, Off->second).str();
-      if (!S.empty() && S.find("auto") == std::string::npos)
+      if (!S.empty() && S.find("auto") == std::string::npos && !isDeducedType(D->getType().getNonReferenceType()))
         return S;
     }
   }
