@@ -355,9 +355,9 @@ static std::optional<std::string> printDeduced(QualType T, const ASTContext &Ctx
     if (const auto *Elab = dyn_cast<ElaboratedType>(D.getTypePtr())) {
       Quals += D.getLocalQualifiers();
       D = Elab->getNamedType();
-    } else if (const auto *A = dyn_cast<DeducedType>(D.getTypePtr()); A && A->isDeduced()) {
+    } else if (const auto *A = dyn_cast<DeducedType>(D.getTypePtr()); A && !A->getDeducedType().isNull()) {
       Quals += D.getLocalQualifiers();
-      D = A->getDeducedType(); // auto, decltype(auto), std::vector x{...}
+      D = A->getDeducedType(); // auto, decltype(auto), std::vector x{...} (a dependent auto has none)
       Deduced = true;
     } else if (const auto *DT = dyn_cast<DecltypeType>(D.getTypePtr()); DT && !DT->isDependentType()) {
       Quals += D.getLocalQualifiers();
