@@ -38,6 +38,50 @@
 namespace asyncshift {
 namespace {
 
+/// True if some path of \p B may complete the function's handler with
+/// success (`done({}, v)`, `done(err)` with err not known to be a failure, an
+/// operation handed the handler) instead of reaching named continuation
+/// \p Join. Errors known to be failures propagate as rejections, which skip
+/// the join's success steps as the original's path skips the join. Jumps to
+/// other named continuations are followed into their bodies.
+class SuccessCompletionFinder {
+public:
+  SuccessCompletionFinder(const AsyncFunction &F, unsigned Join) : F(F), Join(Join) {}
+
+  bool in(const Block &B, std::set<VarId> Failing = {}) {
+    for (const NodePtr &N : B)
+      if (in(*N, Failing))
+        return true;
+    return false;
+  }
+
+private:
+  bool in(const Node &N, const std::set<VarId> &Failing) {
+    if (const auto *C = dyn<CompleteNode>(&N))
+      return !(C->Err.IsFailure || (C->Err.Var != NoVar && Failing.count(C->Err.Var)));
+    if (const auto *A = dyn<AsyncCallNode>(&N))
+      return A->Handler == AsyncCallNode::HandlerKind::Forward || in(A->Cont.Body);
+    if (const auto *I = dyn<IfNode>(&N)) {
+      std::set<VarId> Tested = Failing;
+      if (I->Test.Err != NoVar)
+        Tested.insert(I->Test.Err);
+      return in(I->Then, I->Test.Negated ? Failing : Tested) || in(I->Else, I->Test.Negated ? Tested : Failing);
+    }
+    if (const auto *J = dyn<JumpNode>(&N)) {
+      if (J->Target == Join || !Visited.insert(J->Target).second)
+        return false;
+      return in(F.Conts[J->Target]->Cont.Body);
+    }
+    if (const auto *L = dyn<LoopNode>(&N))
+      return in(L->Body);
+    return false; // statements, returns, a loop's next round, definitions (reached by jumps)
+  }
+
+  const AsyncFunction &F;
+  unsigned Join;
+  std::set<unsigned> Visited;
+};
+
 struct ChainSpelling {
   bool IsPromise;
   std::string type(const std::string &T) const {
@@ -586,6 +630,14 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
     const ContDefNode &J = *F.Conts[*Join];
     if (Plan.Joins[*Join].ErrorAsValue) {
       refuse(ids::UnsupportedJoin, I.Where, errorAsValueReason(J, Plan.Joins[*Join]));
+      return "";
+    }
+    if (SuccessCompletionFinder(F, *Join).in(I.Then) || SuccessCompletionFinder(F, *Join).in(I.Else)) {
+      // The chain continues after the `if` with the named continuation's
+      // steps: a path that completes the function instead would run them too.
+      refuse(ids::UnsupportedJoin, I.Where,
+             "a path of this 'if' completes the function without calling named continuation '" + Names.name(J.Name) +
+                 "', which the others call; cannot convert to this style (--style=coro and coro-values convert it)");
       return "";
     }
     Anchored.insert(*Join);
