@@ -1529,9 +1529,35 @@ void Builder::checkEscapes() {
   }
 }
 
+/// Local references that name \p V and may change it (`auto &r = v;`, not
+/// `const auto &`), through other such references too.
+static std::vector<const VarDecl *> mutableAliasesOf(const VarDecl *V, const Stmt *Body) {
+  struct Finder : RecursiveASTVisitor<Finder> {
+    std::vector<const VarDecl *> Refs;
+    bool VisitVarDecl(VarDecl *D) {
+      if (D->getType()->isReferenceType() && !D->getType().getNonReferenceType().isConstQualified() && D->getInit())
+        Refs.push_back(D);
+      return true;
+    }
+  } F;
+  F.TraverseStmt(const_cast<Stmt *>(Body));
+  std::vector<const VarDecl *> Aliases{V};
+  for (bool Grew = true; Grew;) {
+    Grew = false;
+    for (const VarDecl *R : F.Refs) {
+      const auto *Named = dyn_cast<DeclRefExpr>(R->getInit()->IgnoreParenImpCasts());
+      if (Named && llvm::is_contained(Aliases, Named->getDecl()) && !llvm::is_contained(Aliases, R)) {
+        Aliases.push_back(R);
+        Grew = true;
+      }
+    }
+  }
+  return Aliases;
+}
+
 /// A named continuation captured its variables by copy when it was defined;
 /// after flattening it reads the variables themselves. Refuse when any of them
-/// may change in between.
+/// may change in between, directly or through a local reference to it.
 void Builder::checkJoinCaptures() {
   for (auto [VD, DS] : ContDecls) {
     const auto *L = dyn_cast<LambdaExpr>(stripArgument(VD->getInit()));
@@ -1559,9 +1585,13 @@ void Builder::checkJoinCaptures() {
         const auto *Captured = dyn_cast<VarDecl>(Cap.getCapturedVar());
         if (!Captured || Captured == Handler || ContIds.count(Captured))
           continue;
-        if (Analyzer.isMutated(Captured)) {
+        for (const VarDecl *Alias : mutableAliasesOf(Captured, FD->getBody())) {
+          if (!Analyzer.isMutated(Alias))
+            continue;
+          std::string Through =
+              Alias == Captured ? "" : " (through reference '" + Alias->getNameAsString() + "')";
           refuse(ids::JoinCaptureModified, Sibling,
-                 "'" + Captured->getNameAsString() + "' is modified after named continuation '" +
+                 "'" + Captured->getNameAsString() + "' is modified" + Through + " after named continuation '" +
                      VD->getNameAsString() + "' captured it; cannot convert");
           return;
         }
