@@ -136,6 +136,29 @@ private:
     report(Ctx.getDiagnostics(), F);
     Failed = true;
   }
+  /// The first `#if`, `#ifdef`, `#ifndef`, `#elif` or `#else` in \p FD's
+  /// body, with its directive's name.
+  std::optional<std::pair<SourceLocation, std::string>> conditionalDirectiveIn(const FunctionDecl *FD) const {
+    auto Off = offsets(FD->getBody()->getSourceRange());
+    if (!Off)
+      return std::nullopt;
+    StringRef Buf = SM.getBufferData(SM.getMainFileID());
+    SourceLocation Start = SM.getLocForStartOfFile(SM.getMainFileID());
+    Lexer Raw(Start, LO, Buf.data(), Buf.data() + Off->first, Buf.end());
+    Token T;
+    while (!Raw.LexFromRawLexer(T) && SM.getFileOffset(T.getLocation()) < Off->second) {
+      if (!T.is(tok::hash) || !T.isAtStartOfLine())
+        continue;
+      Token Name;
+      if (Raw.LexFromRawLexer(Name) || !Name.is(tok::raw_identifier))
+        continue;
+      StringRef K = Name.getRawIdentifier();
+      if (K == "if" || K == "ifdef" || K == "ifndef" || K == "elif" || K == "else" || K == "elifdef" ||
+          K == "elifndef")
+        return std::make_pair(T.getLocation(), "#" + K.str());
+    }
+    return std::nullopt;
+  }
   std::optional<std::pair<unsigned, unsigned>> offsets(SourceRange R) const {
     CharSourceRange CR = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(R), SM, LO);
     if (CR.isInvalid())
@@ -308,6 +331,16 @@ FileResult Rewriter::run() {
   Checker Check(Ctx);
   std::vector<std::pair<const FunctionDecl *, PrintedFunction>> Printed;
   for (const FunctionDecl *FD : Finder.Found) {
+    // The AST holds only the branch of a preprocessor conditional that this
+    // compile selected: the rewritten function would keep that one for good.
+    if (auto Directive = conditionalDirectiveIn(FD)) {
+      refuse(ids::PreprocessorConditional, Directive->first,
+             "'" + Directive->second + "' inside a function to convert: the tool sees only the branch this compile "
+                 "selects, and the converted function would keep that branch whatever the build defines; cannot "
+                 "convert (move the conditional code into a function kept in callback style, or choose with a "
+                 "constant: `if constexpr (kDebug)`)");
+      continue;
+    }
     // Checker hook: a function whose handler some path calls twice or never
     // is refused with the checker's findings (it sees every path). The IR is
     // still built, for refusals of other constructs, but its own reports of

@@ -32,6 +32,7 @@ inline constexpr const char *ForeignHandler = "asyncshift-foreign-handler";
 inline constexpr const char *MovedContinuation = "asyncshift-moved-continuation";
 inline constexpr const char *Goto = "asyncshift-goto";
 inline constexpr const char *Macro = "asyncshift-macro";
+inline constexpr const char *PreprocessorConditional = "asyncshift-preprocessor-conditional";
 inline constexpr const char *MutableContinuation = "asyncshift-mutable-continuation";
 inline constexpr const char *InitCapture = "asyncshift-init-capture";
 inline constexpr const char *ReferenceCapture = "asyncshift-reference-capture";
