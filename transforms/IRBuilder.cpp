@@ -698,8 +698,9 @@ void Builder::buildSync(const Stmt *S, Block &Out) {
     llvm::sort(N->Code.Splices, [](const Splice &X, const Splice &Y) { return X.Offset < Y.Offset; });
   }
   // Statements that end with an expression (`f();`, `for (...) x += v;`,
-  // `if (c) g();`) do not include their semicolon in the AST's range.
-  if (!N->Code.Source.empty() && N->Code.Source.back() != ';' && N->Code.Source.back() != '}') {
+  // `if (c) g();`, `out = {v, w};`) do not include their semicolon in the
+  // AST's range; a block (`if (c) { ... }`) has none.
+  if (!N->Code.Source.empty() && N->Code.Source.back() != ';' && (N->Code.Source.back() != '}' || isa<Expr>(S))) {
     if (auto Off = offsets(S->getSourceRange())) {
       unsigned End = Off->second;
       while (End < Buffer.size() && isspace(static_cast<unsigned char>(Buffer[End])))
