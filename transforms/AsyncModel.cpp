@@ -340,35 +340,41 @@ static std::string printQualified(QualType T, const ASTContext &Ctx, const Print
   return TypeName::getFullyQualifiedName(T, Ctx, Policy, /*WithGlobalNsPrefix=*/false);
 }
 
-/// The type an `auto`, `decltype(auto)` or `decltype(e)` stands for, spelt so that it means
-/// the same outside the expression it came from. A typedef or using-declared
-/// name at namespace scope (`std::string`, `std::int64_t`) is kept; any other
-/// sugar is dropped for the canonical type: a deduced type carries the sugar
-/// of the declaration it came from (`shared_ptr<_NonArray<_Tp>>` from
-/// std::make_shared, `basic_string<_CharT, _Traits, _Alloc>` from an
-/// operator+), spelt in that declaration's scope and wrong anywhere else.
-static std::optional<std::string> printDeduced(QualType T, const ASTContext &Ctx, const PrintingPolicy &Policy) {
+/// What deduction sugar at the top of \p T (`auto`, `decltype(auto)`,
+/// `decltype(e)`, a class template deduced from its arguments, through
+/// qualified names) stands for: the deduced type and the qualifiers gathered
+/// on the way; nothing when \p T is not spelt by deduction.
+static std::optional<std::pair<QualType, Qualifiers>> deducedFrom(QualType T) {
   Qualifiers Quals = T.getLocalQualifiers();
   QualType D = T.getLocalUnqualifiedType();
   bool Deduced = false;
   for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    if (const auto *Elab = dyn_cast<ElaboratedType>(D.getTypePtr())) {
-      Quals += D.getLocalQualifiers();
-      D = Elab->getNamedType();
-    } else if (const auto *A = dyn_cast<DeducedType>(D.getTypePtr()); A && !A->getDeducedType().isNull()) {
-      Quals += D.getLocalQualifiers();
-      D = A->getDeducedType(); // auto, decltype(auto), std::vector x{...} (a dependent auto has none)
-      Deduced = true;
-    } else if (const auto *DT = dyn_cast<DecltypeType>(D.getTypePtr()); DT && !DT->isDependentType()) {
-      Quals += D.getLocalQualifiers();
-      D = DT->getUnderlyingType(); // decltype(a) names what a state struct cannot see
-      Deduced = true;
-    } else {
+    QualType Next;
+    if (const auto *Elab = dyn_cast<ElaboratedType>(D.getTypePtr()))
+      Next = Elab->getNamedType();
+    else if (const auto *A = dyn_cast<DeducedType>(D.getTypePtr()); A && !A->getDeducedType().isNull())
+      Next = A->getDeducedType(); // auto, decltype(auto), std::vector x{...} (a dependent auto has none)
+    else if (const auto *DT = dyn_cast<DecltypeType>(D.getTypePtr()); DT && !DT->isDependentType())
+      Next = DT->getUnderlyingType(); // decltype(a) names what a state struct cannot see
+    else
       break;
-    }
+    Deduced |= !isa<ElaboratedType>(D.getTypePtr());
+    Quals += Next.getLocalQualifiers();
+    D = Next.getLocalUnqualifiedType();
   }
   if (!Deduced)
     return std::nullopt;
+  return std::make_pair(D, Quals);
+}
+
+/// Spells \p D, a deduced type, so that it means the same outside the
+/// expression it came from. A typedef or using-declared name at namespace
+/// scope (`std::string`, `std::int64_t`) is kept; any other sugar is dropped
+/// for the canonical type: a deduced type carries the sugar of the
+/// declaration it came from (`shared_ptr<_NonArray<_Tp>>` from
+/// std::make_shared, `basic_string<_CharT, _Traits, _Alloc>` from an
+/// operator+), spelt in that declaration's scope and wrong anywhere else.
+static std::string printDeduced(QualType D, Qualifiers Quals, const ASTContext &Ctx, const PrintingPolicy &Policy) {
   const NamedDecl *Name = nullptr;
   if (const auto *TT = dyn_cast<TypedefType>(D.getTypePtr()))
     Name = TT->getDecl();
@@ -385,20 +391,12 @@ static std::optional<std::string> printDeduced(QualType T, const ASTContext &Ctx
   return Ctx.getQualifiedType(D.getCanonicalType(), Quals).getAsString(Canonical);
 }
 
-bool isDeducedType(QualType T) {
-  for (unsigned Depth = 0; Depth < 8; ++Depth) {
-    if (const auto *Elab = dyn_cast<ElaboratedType>(T.getTypePtr()))
-      T = Elab->getNamedType();
-    else
-      return isa<DeducedType>(T.getTypePtr()) || isa<DecltypeType>(T.getTypePtr());
-  }
-  return false;
-}
+bool isDeducedType(QualType T) { return deducedFrom(T).has_value(); }
 
 std::string printType(QualType T, const ASTContext &Ctx) {
   PrintingPolicy Policy = typePolicy(Ctx);
-  if (std::optional<std::string> Deduced = printDeduced(T, Ctx, Policy))
-    return *Deduced;
+  if (auto Deduced = deducedFrom(T))
+    return printDeduced(Deduced->first, Deduced->second, Ctx, Policy);
   return printQualified(T, Ctx, Policy);
 }
 

@@ -632,7 +632,7 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
       refuse(ids::UnsupportedJoin, I.Where, errorAsValueReason(J, Plan.Joins[*Join]));
       return "";
     }
-    if (SuccessCompletionFinder(F, *Join).in(I.Then) || SuccessCompletionFinder(F, *Join).in(I.Else)) {
+    if (SuccessCompletionFinder Finder(F, *Join); Finder.in(I.Then) || Finder.in(I.Else)) {
       // The chain continues after the `if` with the named continuation's
       // steps: a path that completes the function instead would run them too.
       refuse(ids::UnsupportedJoin, I.Where,

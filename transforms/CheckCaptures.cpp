@@ -177,7 +177,7 @@ private:
 
   void checkCapture(const Callable &L, const Stmt *Site, const LambdaCapture &Cap, const VarDecl *V) {
     if (std::optional<Death> D = diesBefore(Site, V))
-      report(L, D->Started, Cap, V, D->End, D->EndWhat);
+      report(L, Cap, V, *D);
   }
 
   /// Whether \p V is gone before what \p Site starts can run: \p V's
@@ -215,32 +215,31 @@ private:
     return std::nullopt;
   }
 
-  void report(const Callable &L, const Stmt *Started, const LambdaCapture &Cap, const VarDecl *V,
-              SourceLocation End, const char *EndWhat) {
+  void report(const Callable &L, const LambdaCapture &Cap, const VarDecl *V, const Death &D) {
     const char *What = L.ContinuationShaped ? "continuation" : "lambda";
     Finding F;
-    F.Id = ids::DanglingCapture;
     F.Where = locOf(Cap.getLocation());
     F.Message = std::string(What) + " captures " + quoted(V) + " by reference, but " + quoted(V) +
                 " is destroyed before the " + What + " runs";
-    F.Notes.push_back({locOf(Started->getBeginLoc()),
-                       std::string("the ") + What + " runs after this call returns"});
-    F.Notes.push_back({locOf(V->getLocation()), quoted(V) + " declared here"});
-    if (End.isValid())
-      F.Notes.push_back({locOf(End), EndWhat});
-    Out.push_back(std::move(F));
+    F.Notes.push_back({locOf(D.Started->getBeginLoc()), std::string("the ") + What + " runs after this call returns"});
+    push(std::move(F), V, D);
   }
 
   void reportThis(const CXXMemberCallExpr *Call, const CXXMethodDecl *Method, SourceLocation Capture,
                   const VarDecl *Object, const Death &D) {
     const std::string Name = quoted(Method);
     Finding F;
-    F.Id = ids::DanglingCapture;
     F.Where = locOf(Call->getBeginLoc());
     F.Message = quoted(Object) + " is destroyed before the continuation that " + Name +
                 " leaves, which captures 'this', runs";
     F.Notes.push_back({locOf(Capture), Name + " starts a continuation that captures 'this' and runs after the call returns"});
-    F.Notes.push_back({locOf(Object->getLocation()), quoted(Object) + " declared here"});
+    push(std::move(F), Object, D);
+  }
+
+  /// Ends finding \p F with where \p V was declared and where it dies.
+  void push(Finding F, const VarDecl *V, const Death &D) {
+    F.Id = ids::DanglingCapture;
+    F.Notes.push_back({locOf(V->getLocation()), quoted(V) + " declared here"});
     if (D.End.isValid())
       F.Notes.push_back({locOf(D.End), D.EndWhat});
     Out.push_back(std::move(F));
@@ -255,14 +254,9 @@ private:
 
 } // namespace
 
-void checkDanglingCaptures(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape,
+void checkDanglingCaptures(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape, bool ThisOnly,
                            std::vector<Finding> &Out) {
-  CaptureChecker(M, RunsLater, ThisEscape, Out).run(/*ThisOnly=*/false);
-}
-
-void checkDanglingThis(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape,
-                       std::vector<Finding> &Out) {
-  CaptureChecker(M, RunsLater, ThisEscape, Out).run(/*ThisOnly=*/true);
+  CaptureChecker(M, RunsLater, ThisEscape, Out).run(ThisOnly);
 }
 
 std::optional<SourceLocation> thisEscapeOf(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn Callee) {

@@ -39,13 +39,9 @@ using ThisEscapeFn = llvm::function_ref<std::optional<clang::SourceLocation>(con
 /// Appends a finding for every lambda of \p M that runs later and captures by
 /// reference a variable whose lifetime ends before it can run, and for every
 /// call of a member function whose `this` escapes (\p ThisEscape) on a local
-/// object whose lifetime so ends.
-void checkDanglingCaptures(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape,
+/// object whose lifetime so ends. With \p ThisOnly, only the latter.
+void checkDanglingCaptures(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape, bool ThisOnly,
                            std::vector<Finding> &Out);
-
-/// Only the findings of checkDanglingCaptures that are about `this`.
-void checkDanglingThis(const FunctionModel &M, RunsLaterFn RunsLater, ThisEscapeFn ThisEscape,
-                       std::vector<Finding> &Out);
 
 /// Where the member function of model \p M hands a lambda that captures
 /// `this` to a call that runs it later (\p RunsLater), or calls on `this` a

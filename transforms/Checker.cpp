@@ -201,12 +201,7 @@ std::vector<Finding> Checker::check(const FunctionDecl *FD, bool CompletionOnly)
                                 std::move(Notes)));
     }
 
-    checkDanglingCaptures(
-        M,
-        [&](const CallExpr *Call, unsigned ArgIndex) {
-          return Paths->calleeTiming(M, Call->getDirectCallee(), ArgIndex) != TimingSync;
-        },
-        [&](const CXXMethodDecl *Method) { return thisEscape(Method); }, Out);
+    danglingCaptures(M, /*ThisOnly=*/false, Out);
   }
 
   const SourceManager &SM = Ctx.getSourceManager();
@@ -221,14 +216,18 @@ std::vector<Finding> Checker::checkDanglingThis(const FunctionDecl *FD) {
   std::vector<Finding> Out;
   if (!FD || !FD->hasBody())
     return Out;
-  const FunctionModel &M = Paths->modelOf(FD);
-  check::checkDanglingThis(
-      M,
-      [&](const CallExpr *Call, unsigned ArgIndex) {
-        return Paths->calleeTiming(M, Call->getDirectCallee(), ArgIndex) != TimingSync;
-      },
-      [&](const CXXMethodDecl *Method) { return thisEscape(Method); }, Out);
+  danglingCaptures(Paths->modelOf(FD), /*ThisOnly=*/true, Out);
   return Out;
+}
+
+bool Checker::runsLater(const FunctionModel &M, const CallExpr *Call, unsigned ArgIndex) {
+  return Paths->calleeTiming(M, Call->getDirectCallee(), ArgIndex) != TimingSync;
+}
+
+void Checker::danglingCaptures(const FunctionModel &M, bool ThisOnly, std::vector<Finding> &Out) {
+  check::checkDanglingCaptures(
+      M, [&](const CallExpr *Call, unsigned ArgIndex) { return runsLater(M, Call, ArgIndex); },
+      [&](const CXXMethodDecl *Method) { return thisEscape(Method); }, ThisOnly, Out);
 }
 
 std::optional<SourceLocation> Checker::thisEscape(const CXXMethodDecl *Method) {
@@ -241,10 +240,7 @@ std::optional<SourceLocation> Checker::thisEscape(const CXXMethodDecl *Method) {
   ThisEscapes[Def] = std::nullopt; // while we look: a call back to it adds nothing
   const FunctionModel &CM = Paths->modelOf(Def);
   std::optional<SourceLocation> Escape = thisEscapeOf(
-      CM,
-      [&](const CallExpr *Call, unsigned ArgIndex) {
-        return Paths->calleeTiming(CM, Call->getDirectCallee(), ArgIndex) != TimingSync;
-      },
+      CM, [&](const CallExpr *Call, unsigned ArgIndex) { return runsLater(CM, Call, ArgIndex); },
       [&](const CXXMethodDecl *Callee) { return thisEscape(Callee); });
   ThisEscapes[Def] = Escape;
   return Escape;

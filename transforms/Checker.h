@@ -33,12 +33,14 @@
 
 namespace clang {
 class ASTContext;
+class CallExpr;
 class FunctionDecl;
 } // namespace clang
 
 namespace asyncshift {
 
 namespace check {
+class FunctionModel;
 class PathAnalyzer;
 } // namespace check
 
@@ -62,6 +64,10 @@ public:
   std::vector<Finding> checkMainFile();
 
 private:
+  /// Whether \p Call (in \p M) may run its argument \p ArgIndex after it returned.
+  bool runsLater(const check::FunctionModel &M, const clang::CallExpr *Call, unsigned ArgIndex);
+  /// The dangling-capture findings of \p M (with \p ThisOnly, those about `this`).
+  void danglingCaptures(const check::FunctionModel &M, bool ThisOnly, std::vector<Finding> &Out);
   /// Where \p Method's continuation captures `this` and runs after it
   /// returned (remembered per definition; a cycle of calls counts as none).
   std::optional<clang::SourceLocation> thisEscape(const clang::CXXMethodDecl *Method);

@@ -1530,9 +1530,9 @@ void Builder::checkEscapes() {
   }
 }
 
-/// Local references that name \p V and may change it (`auto &r = v;`, not
-/// `const auto &`), through other such references too.
-static std::vector<const VarDecl *> mutableAliasesOf(const VarDecl *V, const Stmt *Body) {
+/// The local references of \p Body that may change what they name (`auto &r
+/// = v;`, not `const auto &`).
+static std::vector<const VarDecl *> mutableReferencesIn(const Stmt *Body) {
   struct Finder : RecursiveASTVisitor<Finder> {
     std::vector<const VarDecl *> Refs;
     bool VisitVarDecl(VarDecl *D) {
@@ -1542,10 +1542,15 @@ static std::vector<const VarDecl *> mutableAliasesOf(const VarDecl *V, const Stm
     }
   } F;
   F.TraverseStmt(const_cast<Stmt *>(Body));
+  return std::move(F.Refs);
+}
+
+/// \p V and those of \p Refs that name it, directly or through one another.
+static std::vector<const VarDecl *> aliasesOf(const VarDecl *V, const std::vector<const VarDecl *> &Refs) {
   std::vector<const VarDecl *> Aliases{V};
   for (bool Grew = true; Grew;) {
     Grew = false;
-    for (const VarDecl *R : F.Refs) {
+    for (const VarDecl *R : Refs) {
       const auto *Named = dyn_cast<DeclRefExpr>(R->getInit()->IgnoreParenImpCasts());
       if (Named && llvm::is_contained(Aliases, Named->getDecl()) && !llvm::is_contained(Aliases, R)) {
         Aliases.push_back(R);
@@ -1560,6 +1565,7 @@ static std::vector<const VarDecl *> mutableAliasesOf(const VarDecl *V, const Stm
 /// after flattening it reads the variables themselves. Refuse when any of them
 /// may change in between, directly or through a local reference to it.
 void Builder::checkJoinCaptures() {
+  std::optional<std::vector<const VarDecl *>> References; // found once, when a continuation captures something
   for (auto [VD, DS] : ContDecls) {
     const auto *L = dyn_cast<LambdaExpr>(stripArgument(VD->getInit()));
     if (!L)
@@ -1571,6 +1577,16 @@ void Builder::checkJoinCaptures() {
         break;
     if (!Parent)
       continue;
+    // Each captured variable, with the local references that can change it.
+    std::vector<std::pair<const VarDecl *, std::vector<const VarDecl *>>> Watched;
+    for (const LambdaCapture &Cap : L->captures()) {
+      const auto *Captured = Cap.capturesVariable() ? dyn_cast<VarDecl>(Cap.getCapturedVar()) : nullptr;
+      if (!Captured || Captured == Handler || ContIds.count(Captured))
+        continue;
+      if (!References)
+        References = mutableReferencesIn(FD->getBody());
+      Watched.emplace_back(Captured, aliasesOf(Captured, *References));
+    }
     bool After = false;
     for (const Stmt *Sibling : cast<CompoundStmt>(Parent)->body()) {
       if (Sibling == DS) {
@@ -1580,13 +1596,8 @@ void Builder::checkJoinCaptures() {
       if (!After)
         continue;
       ExprMutationAnalyzer Analyzer(*const_cast<Stmt *>(Sibling), Ctx);
-      for (const LambdaCapture &Cap : L->captures()) {
-        if (!Cap.capturesVariable())
-          continue;
-        const auto *Captured = dyn_cast<VarDecl>(Cap.getCapturedVar());
-        if (!Captured || Captured == Handler || ContIds.count(Captured))
-          continue;
-        for (const VarDecl *Alias : mutableAliasesOf(Captured, FD->getBody())) {
+      for (const auto &[Captured, Aliases] : Watched) {
+        for (const VarDecl *Alias : Aliases) {
           if (!Analyzer.isMutated(Alias))
             continue;
           std::string Through =
