@@ -393,8 +393,10 @@ static std::string printDeduced(QualType D, Qualifiers Quals, const ASTContext &
 
 bool isDeducedType(QualType T) { return deducedFrom(T).has_value(); }
 
-std::string printType(QualType T, const ASTContext &Ctx) {
+std::string printType(QualType T, const ASTContext &Ctx, bool Deduced) {
   PrintingPolicy Policy = typePolicy(Ctx);
+  if (Deduced)
+    return printDeduced(T.getLocalUnqualifiedType(), T.getLocalQualifiers(), Ctx, Policy);
   if (auto Deduced = deducedFrom(T))
     return printDeduced(Deduced->first, Deduced->second, Ctx, Policy);
   return printQualified(T, Ctx, Policy);

@@ -96,8 +96,9 @@ bool isForcedLeaf(const clang::Decl *D);
 /// declaration, so printers spell what it deduced (printType) instead.
 bool isDeducedType(clang::QualType T);
 /// Prints \p T for use in generated code: fully qualified, no sugar lost;
-/// a deduced type as what it deduced.
-std::string printType(clang::QualType T, const clang::ASTContext &Ctx);
+/// a deduced type as what it deduced. \p Deduced says \p T is one whatever
+/// its spelling (a structured binding's `tuple_element<1, P>::type`).
+std::string printType(clang::QualType T, const clang::ASTContext &Ctx, bool Deduced = false);
 
 } // namespace asyncshift
 

@@ -425,6 +425,17 @@ std::string ChainLowering::syncText(const SyncNode &N) {
   }
   if (!AnyHoisted)
     return text(N.Code) + "\n";
+  // `auto [lo, hi] = e;` stays a local declaration; each hoisted binding is
+  // copied into its field at once, and every later use reads the field.
+  if (N.Decomposition) {
+    std::string Out = renderText(
+        N.Code, [this](VarId B) { return Names.name(B); }, &ChainLowering::detached);
+    Out += "\n";
+    for (VarId B : N.Declares)
+      if (Hoisted.count(B))
+        Out += nameOf(B) + " = std::move(" + Names.name(B) + ");\n";
+    return Out;
+  }
   // `T x = e;` of a hoisted variable becomes `state->x = e;`.
   VarId V = N.Declares.front();
   const VarDeclInfo &D = N.Decl;

@@ -125,6 +125,8 @@ struct SyncNode : Node {
   /// Set when the statement declares exactly one variable (Declares[0]).
   bool HasDecl = false;
   VarDeclInfo Decl;
+  /// A structured binding declaration: Declares holds its bindings.
+  bool Decomposition = false;
   static bool classof(const Node *N) { return N->Kind == NodeKind::Sync; }
 };
 

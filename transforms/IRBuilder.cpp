@@ -47,8 +47,8 @@ public:
   std::optional<AsyncFunction> run();
 
   // Used by the visitors below.
-  void addRef(SourceLocation L, const VarDecl *VD);
-  bool isLocal(const VarDecl *VD) const { return VD && isWithin(VD->getDeclContext(), FD); }
+  void addRef(SourceLocation L, const ValueDecl *VD);
+  bool isLocal(const ValueDecl *VD) const { return VD && isWithin(VD->getDeclContext(), FD); }
   /// The handler of the function or of any combinator branch, or a named
   /// continuation: a statement that mentions one is not plain code.
   bool isAsyncName(const VarDecl *VD) const { return VD && AsyncNames.count(VD); }
@@ -69,7 +69,7 @@ private:
     refuse(Id, S->getBeginLoc(), S->getSourceRange(), std::move(Message));
   }
 
-  VarId varId(const VarDecl *VD);
+  VarId varId(const ValueDecl *VD);
   VarId syntheticVar(std::string Name, std::string Type, bool IsError);
 
   // Building.
@@ -105,7 +105,7 @@ private:
   StringRef Buffer;
 
   AsyncFunction F;
-  llvm::DenseMap<const VarDecl *, VarId> VarIds;
+  llvm::DenseMap<const ValueDecl *, VarId> VarIds; ///< variables and structured bindings
   std::vector<Text::Ref> Refs; ///< by file offset
   llvm::DenseSet<unsigned> RefOffsets;
   llvm::DenseMap<const VarDecl *, unsigned> ContIds;
@@ -149,14 +149,18 @@ class RefCollector : public RecursiveASTVisitor<RefCollector> {
 public:
   explicit RefCollector(Builder &B) : B(B) {}
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    if (const auto *VD = dyn_cast<VarDecl>(E->getDecl()))
-      if (B.isLocal(VD))
-        B.addRef(E->getLocation(), VD);
+    if (isa<VarDecl, BindingDecl>(E->getDecl()) && B.isLocal(E->getDecl()))
+      B.addRef(E->getLocation(), E->getDecl());
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
     if (B.isLocal(VD) && VD->getIdentifier())
       B.addRef(VD->getLocation(), VD);
+    return true;
+  }
+  bool VisitBindingDecl(BindingDecl *BD) {
+    if (B.isLocal(BD))
+      B.addRef(BD->getLocation(), BD);
     return true;
   }
   // Visited before its arguments (pre-order), so the branch is known when
@@ -250,7 +254,7 @@ private:
 
 // ---- Source text --------------------------------------------------------------
 
-void Builder::addRef(SourceLocation L, const VarDecl *VD) {
+void Builder::addRef(SourceLocation L, const ValueDecl *VD) {
   std::optional<unsigned> Off = offsetOf(L);
   if (!Off || !VD->getIdentifier())
     return;
@@ -362,17 +366,23 @@ static bool isAssignableField(QualType T) {
   return true;
 }
 
-VarId Builder::varId(const VarDecl *VD) {
+VarId Builder::varId(const ValueDecl *VD) {
   auto [It, Inserted] = VarIds.try_emplace(VD, static_cast<VarId>(F.Vars.size()));
   if (Inserted) {
     Var V;
     V.Name = VD->getName().str();
     V.IsError = isErrorType(VD->getType());
     V.IsReference = VD->getType()->isReferenceType();
+    // A structured binding names part of its declaration's hidden object: a
+    // copy of it stands for it only when that object is not a reference
+    // (`auto &[a, b] = x;` names x's members).
+    if (const auto *BD = dyn_cast<BindingDecl>(VD))
+      if (const ValueDecl *DD = BD->getDecomposedDecl(); DD && DD->getType()->isReferenceType())
+        V.IsReference = true;
     QualType Plain = VD->getType().getNonReferenceType();
     const CXXRecordDecl *RD = Plain->getAsCXXRecordDecl();
     if (!(RD && RD->isLambda()) && !Plain->isUndeducedType())
-      V.StateType = printType(Plain.getUnqualifiedType(), Ctx);
+      V.StateType = printType(Plain.getUnqualifiedType(), Ctx, isa<BindingDecl>(VD));
     V.Assignable = isAssignableField(Plain.getUnqualifiedType()) && !V.StateType.empty();
     F.Vars.push_back(std::move(V));
   }
@@ -711,8 +721,13 @@ void Builder::buildSync(const Stmt *S, Block &Out) {
   }
   if (const auto *DS = dyn_cast<DeclStmt>(S)) {
     for (const Decl *D : DS->decls())
-      if (const auto *VD = dyn_cast<VarDecl>(D))
+      if (const auto *DD = dyn_cast<DecompositionDecl>(D)) {
+        for (const BindingDecl *BD : DD->bindings())
+          N->Declares.push_back(varId(BD));
+        N->Decomposition = true;
+      } else if (const auto *VD = dyn_cast<VarDecl>(D)) {
         N->Declares.push_back(varId(VD));
+      }
     if (DS->isSingleDecl())
       if (const auto *VD = dyn_cast<VarDecl>(DS->getSingleDecl()); VD && VD->getIdentifier())
         describeDecl(VD, *N);
@@ -882,6 +897,17 @@ bool Builder::buildContinuation(const LambdaExpr *L, Continuation &C) {
   return true;
 }
 
+/// A local reference, or a structured binding that names what another
+/// object holds (`auto &[a, b] = x;`, `auto [a, b] = std::tie(x, y);`).
+static bool isLocalReference(const ValueDecl *V) {
+  if (const auto *BD = dyn_cast_or_null<BindingDecl>(V)) {
+    const ValueDecl *DD = BD->getDecomposedDecl();
+    return BD->getType()->isReferenceType() || (DD && DD->getType()->isReferenceType());
+  }
+  const auto *VD = dyn_cast_or_null<VarDecl>(V);
+  return VD && VD->getType()->isReferenceType() && !isa<ParmVarDecl>(VD);
+}
+
 /// A lambda (\p What: a continuation, a branch, a loop lambda) reading a
 /// reference variable declared outside it. Captured by copy, the lambda copies
 /// what it refers to when it is made; a reference initialized with a constant
@@ -891,7 +917,7 @@ bool Builder::buildContinuation(const LambdaExpr *L, Continuation &C) {
 /// dead object. Refused, with the fix (declare a copy). Returns false when it
 /// refused.
 bool Builder::refuseOuterReferences(const LambdaExpr *L, StringRef What) {
-  auto Refuse = [&](SourceLocation At, SourceRange R, const VarDecl *V, const std::string &How) {
+  auto Refuse = [&](SourceLocation At, SourceRange R, const ValueDecl *V, const std::string &How) {
     const std::string Name = V->getNameAsString();
     refuse(ids::ReferenceVariable, At, R,
            What.str() + How + ", and converted code would read through the reference after the wait; cannot convert "
@@ -902,8 +928,8 @@ bool Builder::refuseOuterReferences(const LambdaExpr *L, StringRef What) {
   for (const LambdaCapture &Cap : L->captures()) {
     if (!Cap.capturesVariable() || Cap.getCaptureKind() != LCK_ByCopy)
       continue;
-    const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
-    if (!V || !V->getType()->isReferenceType() || isa<ParmVarDecl>(V))
+    const ValueDecl *V = Cap.getCapturedVar();
+    if (!isLocalReference(V))
       continue;
     SourceLocation At = Cap.isImplicit() ? L->getCaptureDefaultLoc() : Cap.getLocation();
     return Refuse(At, SourceRange(At, At), V,
