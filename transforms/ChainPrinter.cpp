@@ -196,6 +196,10 @@ private:
   /// \p I, so that their body continues after it (anchored or not).
   std::vector<unsigned> joinsFollowing(const IfNode &I) const;
   void scanExits(const std::vector<const Node *> &Nodes, Exits &E, unsigned Depth = 0) const;
+  /// A jump to a named continuation called only there: lowerJump prints the
+  /// continuation's body (inlinedBody) in its place.
+  bool isInlined(const JumpNode &N) const;
+  std::vector<const Node *> inlinedBody(const JumpNode &N) const;
   std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const;
   std::string scanOutType(const std::vector<const Node *> &Nodes, bool &Known, bool &SawFailure, unsigned Depth) const;
 
@@ -466,6 +470,16 @@ std::vector<unsigned> ChainLowering::joinsFollowing(const IfNode &I) const {
   return Ids;
 }
 
+bool ChainLowering::isInlined(const JumpNode &N) const {
+  // Joins after an `if` have two calls or more (joinsFollowing).
+  return Plan.Joins.at(N.Target).Sites.size() == 1;
+}
+
+std::vector<const Node *> ChainLowering::inlinedBody(const JumpNode &N) const {
+  const JoinPlan::Join &P = Plan.Joins.at(N.Target);
+  return P.Leading.K == ErrorHandling::Kind::Propagate ? P.Leading.Rest : nodesOf(F.Conts[N.Target]->Cont.Body);
+}
+
 void ChainLowering::scanExits(const std::vector<const Node *> &Nodes, Exits &E, unsigned Depth) const {
   for (const Node *N : Nodes) {
     switch (N->Kind) {
@@ -475,9 +489,15 @@ void ChainLowering::scanExits(const std::vector<const Node *> &Nodes, Exits &E, 
         ++E.Values;
       return;
     }
-    case NodeKind::Jump:
+    case NodeKind::Jump: {
+      // A named continuation called once is printed in place: its exits are
+      // the step's (a call in it makes the step return a promise).
+      const auto &J = static_cast<const JumpNode &>(*N);
+      if (isInlined(J))
+        return scanExits(inlinedBody(J), E, Depth);
       ++E.Values;
       return;
+    }
     case NodeKind::AsyncCall:
     case NodeKind::Loop:
     case NodeKind::Recur:
@@ -551,8 +571,7 @@ std::string ChainLowering::lowerJump(const JumpNode &N, const Ctx &C) {
     std::string Out;
     if (J.Cont.Value != NoVar && N.HasValue)
       Out += declareLocal(J.Cont.Value, F.Vars[J.Cont.Value].Type, text(N.Value));
-    std::vector<const Node *> Body = Plan.Leading.K == ErrorHandling::Kind::Propagate ? Plan.Leading.Rest : nodesOf(J.Cont.Body);
-    return Out + lowerSeq(Body, C);
+    return Out + lowerSeq(inlinedBody(N), C);
   }
   return returnValue(C, J.Cont.Value != NoVar && N.HasValue ? text(N.Value) : "");
 }
@@ -872,6 +891,8 @@ std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, b
       return ResultType;
     }
     case NodeKind::Jump: {
+      if (const auto &Jump = static_cast<const JumpNode &>(*N); isInlined(Jump))
+        return scanOutType(inlinedBody(Jump), Known, SawFailure, Depth);
       const ContDefNode &J = *F.Conts[static_cast<const JumpNode &>(*N).Target];
       Known = true;
       return J.Cont.HasValueParam && J.Cont.Value != NoVar ? valueTypeOf(J.Cont.Value) : "";

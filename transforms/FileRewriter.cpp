@@ -300,6 +300,35 @@ std::string Rewriter::applyAndFormat(const std::string &Code, bool UsesRuntime) 
   return *NewCode;
 }
 
+/// The parameter types a call of \p D passes once the file is converted: all
+/// but the handler when \p D converts.
+static std::vector<CanQualType> convertedParams(const ASTContext &Ctx, const FunctionDecl *D,
+                                                const ConvertedSet &Converted) {
+  unsigned N = D->getNumParams() - (Converted.count(D->getCanonicalDecl()) ? 1 : 0);
+  std::vector<CanQualType> Types;
+  for (unsigned I = 0; I < N; ++I)
+    Types.push_back(Ctx.getCanonicalParamType(D->getParamDecl(I)->getType()));
+  return Types;
+}
+
+/// Another function of \p FD's scope and name that takes the parameters
+/// \p FD takes once converted (with the same qualifiers, for a member).
+static const FunctionDecl *overloadClash(const ASTContext &Ctx, const FunctionDecl *FD, const ConvertedSet &Converted) {
+  const std::vector<CanQualType> Mine = convertedParams(Ctx, FD, Converted);
+  const auto *M = dyn_cast<CXXMethodDecl>(FD);
+  for (const NamedDecl *ND : FD->getDeclContext()->getRedeclContext()->lookup(FD->getDeclName())) {
+    const auto *G = dyn_cast<FunctionDecl>(ND);
+    if (!G || G->getCanonicalDecl() == FD->getCanonicalDecl() || G->isVariadic() != FD->isVariadic())
+      continue;
+    if (const auto *GM = dyn_cast<CXXMethodDecl>(G); M && GM &&
+        (GM->getMethodQualifiers() != M->getMethodQualifiers() || GM->getRefQualifier() != M->getRefQualifier()))
+      continue;
+    if (convertedParams(Ctx, G, Converted) == Mine)
+      return G;
+  }
+  return nullptr;
+}
+
 FileResult Rewriter::run() {
   FileResult Result;
   collectDependencies(Result);
@@ -339,6 +368,23 @@ FileResult Rewriter::run() {
                  "selects, and the converted function would keep that branch whatever the build defines; cannot "
                  "convert (move the conditional code into a function kept in callback style, or choose with a "
                  "constant: `if constexpr (kDebug)`)");
+      continue;
+    }
+    // Two overloads that differ only in the handler's type (or a converted
+    // one and another that already takes the converted parameters) would be
+    // one function declared twice.
+    if (const FunctionDecl *Other = overloadClash(Ctx, FD, Converted)) {
+      Finding F;
+      F.Id = ids::OverloadConflict;
+      F.Where.Raw = FD->getLocation().getRawEncoding();
+      F.Message = "converted, '" + FD->getNameAsString() +
+                  "' would take the same parameters as another overload (without the handler, which is all that "
+                  "told them apart); cannot convert (give one of them another name)";
+      F.Notes.push_back({Loc{Other->getLocation().getRawEncoding()},
+                         std::string(Converted.count(Other->getCanonicalDecl()) ? "converted too, " : "") +
+                             "the other overload is declared here"});
+      report(Ctx.getDiagnostics(), F);
+      Failed = true;
       continue;
     }
     // Checker hook: a function whose handler some path calls twice or never

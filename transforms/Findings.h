@@ -50,6 +50,7 @@ inline constexpr const char *JoinCaptureModified = "asyncshift-join-capture-modi
 inline constexpr const char *JoinType = "asyncshift-join-type";
 inline constexpr const char *DetachedConvertedCall = "asyncshift-detached-converted-call";
 inline constexpr const char *DeclaredElsewhere = "asyncshift-declared-elsewhere";
+inline constexpr const char *OverloadConflict = "asyncshift-overload-conflict";
 inline constexpr const char *ReturnValue = "asyncshift-return-value";
 inline constexpr const char *ValueWithError = "asyncshift-value-with-error";
 // Findings shared with --check.
