@@ -586,6 +586,13 @@ void CoroLowering::declareJoinVars(unsigned Target, CoList &OutList) {
       refuse(ids::JoinType, J.Where, "cannot name the type of named continuation parameter '" + V.Name + "'");
       return;
     }
+    if (!V.Assignable) {
+      refuse(ids::JoinType, J.Where,
+             "named continuation parameter '" + V.Name + "' becomes a variable declared before the paths that call '" +
+                 F.Vars[J.Name].Name + "' and assigned on each, but '" + V.Type +
+                 "' cannot be default-constructed and assigned; cannot convert");
+      return;
+    }
     CoStmt St;
     St.Text = V.Type + " " + Names.declare(J.Cont.Value) + "{};";
     St.Defs.insert(J.Cont.Value);
@@ -1063,6 +1070,13 @@ std::optional<PrintedFunction> CoroLowering::run() {
   CallbackName = "cb";
   while (F.Identifiers.count(CallbackName))
     CallbackName += "_";
+  if (Values && !F.NoDefaultValueType.empty()) {
+    refuse(ids::ValueType, F.Where,
+           "coro-values settles each operation into asyncshift::result<T>, which holds a T even on failure, and '" +
+               F.NoDefaultValueType +
+               "' cannot be default-constructed; cannot convert to this style");
+    return std::nullopt;
+  }
   planJoins();
   for (VarId P : F.Params)
     Names.declare(P);

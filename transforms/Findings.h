@@ -48,6 +48,7 @@ inline constexpr const char *UnsupportedJoin = "asyncshift-unsupported-join";
 inline constexpr const char *UnsupportedStatement = "asyncshift-unsupported-statement";
 inline constexpr const char *JoinCaptureModified = "asyncshift-join-capture-modified";
 inline constexpr const char *JoinType = "asyncshift-join-type";
+inline constexpr const char *ValueType = "asyncshift-value-type";
 inline constexpr const char *DetachedConvertedCall = "asyncshift-detached-converted-call";
 inline constexpr const char *DeclaredElsewhere = "asyncshift-declared-elsewhere";
 inline constexpr const char *OverloadConflict = "asyncshift-overload-conflict";

@@ -285,6 +285,9 @@ struct AsyncFunction {
   std::string Name;
   /// T of the handler's callback<T>; empty for callback<>.
   std::string ResultType;
+  /// The first value type of an operation or of the function that cannot be
+  /// default-constructed (coro-values holds each in a result<T>).
+  std::string NoDefaultValueType;
   VarId Handler = NoVar;
   /// The function's parameters, without the handler.
   std::vector<VarId> Params;

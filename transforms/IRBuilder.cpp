@@ -70,6 +70,9 @@ private:
   }
 
   VarId varId(const ValueDecl *VD);
+  /// Prints an operation's (or the function's) value type, noting in
+  /// F.NoDefaultValueType the first that cannot be default-constructed.
+  std::string valueType(QualType T);
   VarId syntheticVar(std::string Name, std::string Type, bool IsError);
 
   // Building.
@@ -350,9 +353,10 @@ void Builder::refuse(const char *Id, SourceLocation L, SourceRange R, std::strin
 
 // ---- Variables -----------------------------------------------------------------
 
-/// Can a field of type \p T be default-constructed and assigned?
-static bool isAssignableField(QualType T) {
-  if (T.isNull() || T->isReferenceType() || T.isConstQualified() || T->isArrayType())
+/// Can a field of type \p T be default-constructed (`T x{};`), and assigned
+/// when \p Assigned?
+static bool isAssignableField(QualType T, bool Assigned = true) {
+  if (T.isNull() || T->isReferenceType() || (Assigned && T.isConstQualified()) || T->isArrayType())
     return false;
   if (const CXXRecordDecl *RD = T->getAsCXXRecordDecl()) {
     if (!RD->hasDefinition() || RD->isLambda())
@@ -361,7 +365,7 @@ static bool isAssignableField(QualType T) {
     bool DefaultConstructible = RD->hasDefaultConstructor() || RD->needsImplicitDefaultConstructor() || RD->isAggregate();
     bool Assignable = RD->hasCopyAssignmentWithConstParam() || RD->needsImplicitCopyAssignment() ||
                       RD->hasMoveAssignment() || RD->needsImplicitMoveAssignment();
-    return DefaultConstructible && Assignable;
+    return DefaultConstructible && (Assignable || !Assigned);
   }
   return true;
 }
@@ -387,6 +391,15 @@ VarId Builder::varId(const ValueDecl *VD) {
     F.Vars.push_back(std::move(V));
   }
   return It->second;
+}
+
+std::string Builder::valueType(QualType T) {
+  std::string Printed = printType(T, Ctx);
+  QualType Plain = T.getNonReferenceType().getUnqualifiedType();
+  if (F.NoDefaultValueType.empty() && !Plain->isDependentType() &&
+      !isAssignableField(Plain, /*Assigned=*/false))
+    F.NoDefaultValueType = Printed;
+  return Printed;
 }
 
 VarId Builder::syntheticVar(std::string Name, std::string Type, bool IsError) {
@@ -1119,7 +1132,7 @@ void Builder::buildCounterLoop(const CounterLoopMatch &M, Block &Out) {
   if (!fillCallTexts(M.Call, A.Args.back(), *Branch))
     return;
   if (auto CT = asCallbackType(A.Args.back()->getType()); CT && CT->HasValue)
-    Branch->ValueType = M.Results ? Comb->ItemType : printType(CT->Value, Ctx);
+    Branch->ValueType = M.Results ? Comb->ItemType : valueType(CT->Value);
   else if (M.Results)
     Branch->ValueType = Comb->ItemType;
   if (!M.Results && !Branch->ValueType.empty()) {
@@ -1451,7 +1464,7 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
     account(LastArg);
     N->Handler = AsyncCallNode::HandlerKind::Forward;
     if (CT && CT->HasValue)
-      N->ValueType = printType(CT->Value, Ctx);
+      N->ValueType = valueType(CT->Value);
     Out.push_back(std::move(N));
     return true;
   }
@@ -1507,7 +1520,7 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
     }
     N->Cont.Body.push_back(std::move(J));
     if (CT && CT->HasValue)
-      N->ValueType = printType(CT->Value, Ctx);
+      N->ValueType = valueType(CT->Value);
     Out.push_back(std::move(N));
     return true;
   }
@@ -1517,7 +1530,7 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
     return true;
   const CXXMethodDecl *Op = Lambda->getCallOperator();
   if (CT && CT->HasValue) {
-    N->ValueType = printType(CT->Value, Ctx);
+    N->ValueType = valueType(CT->Value);
     if (Op->getNumParams() == 2) {
       const ParmVarDecl *P = Op->getParamDecl(1);
       QualType Declared = P->getType().getNonReferenceType().getUnqualifiedType();
@@ -1707,7 +1720,7 @@ std::optional<AsyncFunction> Builder::run() {
     if (P != Handler && P->getIdentifier())
       F.Params.push_back(varId(P));
   if (auto CT = asCallbackType(Handler->getType()); CT && CT->HasValue) {
-    F.ResultType = printType(CT->Value, Ctx);
+    F.ResultType = valueType(CT->Value);
     // The handler's written template argument, when it is there to read.
     if (const TypeSourceInfo *TSI = Handler->getTypeSourceInfo()) {
       TypeLoc TL = TSI->getTypeLoc();
