@@ -1024,8 +1024,9 @@ std::optional<PrintedFunction> ChainLowering::run() {
       Fd.Id = ids::UnsupportedStatement;
       Fd.Where = F.Where;
       Fd.Message = "variable '" + X.Name +
-                   "' crosses continuations but cannot be kept in a per-call state (a reference, an unnamed "
-                   "type, or not default-constructible and assignable); cannot convert to this style";
+                   "' crosses continuations but cannot be kept in a per-call state (a reference, of a type "
+                   "declared inside the function or unnamed, or not default-constructible and assignable); cannot "
+                   "convert to this style (--style=coro and coro-values keep it in the coroutine frame)";
       Out.push_back(std::move(Fd));
       return std::nullopt;
     }

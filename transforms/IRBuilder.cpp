@@ -38,6 +38,49 @@ bool isWithin(const DeclContext *DC, const FunctionDecl *FD) {
   return false;
 }
 
+/// Does \p T (canonical) involve a class or enum declared inside \p FD: a
+/// type no declaration outside the step that declares it can name?
+static bool usesLocalTag(QualType T, const FunctionDecl *FD, unsigned Depth = 0) {
+  if (T.isNull() || Depth > 8)
+    return false;
+  T = T.getCanonicalType().getNonReferenceType();
+  if (QualType P = T->getPointeeType(); !P.isNull())
+    return usesLocalTag(P, FD, Depth + 1);
+  if (const ArrayType *A = T->getAsArrayTypeUnsafe())
+    return usesLocalTag(A->getElementType(), FD, Depth + 1);
+  const TagDecl *TD = T->getAsTagDecl();
+  if (!TD)
+    return false;
+  if (isWithin(TD->getDeclContext(), FD))
+    return true;
+  if (const auto *CTS = dyn_cast<ClassTemplateSpecializationDecl>(TD))
+    for (const TemplateArgument &A : CTS->getTemplateArgs().asArray())
+      if (A.getKind() == TemplateArgument::Type && usesLocalTag(A.getAsType(), FD, Depth + 1))
+        return true;
+  return false;
+}
+
+/// Does \p T's spelling name a typedef or alias declared inside \p FD?
+static bool namesLocalTypedef(QualType T, const FunctionDecl *FD) {
+  class Finder : public RecursiveASTVisitor<Finder> {
+  public:
+    explicit Finder(const FunctionDecl *FD) : FD(FD) {}
+    bool VisitTypedefType(TypedefType *T) {
+      Found |= isWithin(T->getDecl()->getDeclContext(), FD);
+      return !Found;
+    }
+    bool VisitUsingType(UsingType *T) {
+      Found |= isWithin(T->getFoundDecl()->getDeclContext(), FD);
+      return !Found;
+    }
+    const FunctionDecl *FD;
+    bool Found = false;
+  } F(FD);
+  F.TraverseType(T);
+  return F.Found;
+}
+
+
 class Builder {
 public:
   Builder(ASTContext &Ctx, const FunctionDecl *FD, const ConvertedSet &Converted, std::vector<Finding> &Findings)
@@ -329,11 +372,12 @@ std::string Builder::writtenType(const ValueDecl *D) const {
       TL = Qual.getUnqualifiedLoc();
     if (auto Off = offsets(TL.getSourceRange())) {
       std::string S = Buffer.slice(Off->first, Off->second).str();
-      if (!S.empty() && S.find("auto") == std::string::npos && !isDeducedType(D->getType().getNonReferenceType()))
+      if (!S.empty() && S.find("auto") == std::string::npos && !isDeducedType(D->getType().getNonReferenceType()) &&
+          !namesLocalTypedef(Plain, FD))
         return S;
     }
   }
-  return printType(Plain, Ctx);
+  return printType(Plain, Ctx, /*Deduced=*/namesLocalTypedef(Plain, FD));
 }
 
 // ---- Findings ----------------------------------------------------------------
@@ -385,8 +429,12 @@ VarId Builder::varId(const ValueDecl *VD) {
         V.IsReference = true;
     QualType Plain = VD->getType().getNonReferenceType();
     const CXXRecordDecl *RD = Plain->getAsCXXRecordDecl();
-    if (!(RD && RD->isLambda()) && !Plain->isUndeducedType())
-      V.StateType = printType(Plain.getUnqualifiedType(), Ctx, isa<BindingDecl>(VD));
+    // A type declared inside the function cannot be named by the chain
+    // styles' state struct (declared before the step that declares it): an
+    // alias is spelt as what it names, a local class leaves it unnamed.
+    if (!(RD && RD->isLambda()) && !Plain->isUndeducedType() && !usesLocalTag(Plain, FD))
+      V.StateType = printType(Plain.getUnqualifiedType(), Ctx,
+                              isa<BindingDecl>(VD) || namesLocalTypedef(Plain, FD));
     V.Assignable = isAssignableField(Plain.getUnqualifiedType()) && !V.StateType.empty();
     F.Vars.push_back(std::move(V));
   }
