@@ -129,6 +129,7 @@ private:
   bool buildContinuation(const LambdaExpr *L, Continuation &C);
   bool buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Expr *Count, AsyncCallNode &N);
   bool fillCallTexts(const CallExpr *C, const Expr *HandlerArg, AsyncCallNode &N);
+  bool addSplices(Text &T, unsigned Begin, const std::vector<const CallExpr *> &Calls);
   void buildCounterLoop(const CounterLoopMatch &M, Block &Out);
   void buildRecursiveLoop(const RecursiveLoopMatch &M, Block &Out);
   bool buildRecur(const CallExpr *C, bool IsReturn, Block &Out);
@@ -359,6 +360,10 @@ static Text concat(Text A, const Text &B) {
   A.Source += B.Source;
   for (const Text::Ref &R : B.Refs)
     A.Refs.push_back({R.Offset + Shift, R.Length, R.Var});
+  for (Splice S : B.Splices) {
+    S.Offset += Shift;
+    A.Splices.push_back(std::move(S));
+  }
   return A;
 }
 
@@ -750,24 +755,8 @@ void Builder::buildSync(const Stmt *S, Block &Out) {
   N->Where.Raw = S->getBeginLoc().getRawEncoding();
   N->Code = std::move(*Code);
   // Detached calls of converted functions: the printer spells them.
-  if (!Detached.empty()) {
-    auto StmtOff = offsets(S->getSourceRange());
-    for (const CallExpr *C : Detached) {
-      CallArgs A = callArguments(C);
-      AsyncCallNode Call;
-      auto CallOff = offsets(C->getSourceRange());
-      auto HandlerText = A.Args.empty() ? std::nullopt : textOf(A.Args.back());
-      if (!StmtOff || !CallOff || !HandlerText || !fillCallTexts(C, A.Args.back(), Call))
-        return refuse(ids::Macro, C, "detached call comes from a macro expansion; cannot convert");
-      Splice Sp;
-      Sp.Offset = CallOff->first - StmtOff->first;
-      Sp.Length = CallOff->second - CallOff->first;
-      Sp.Call = std::move(Call.WithoutHandler);
-      Sp.Handler = std::move(*HandlerText);
-      N->Code.Splices.push_back(std::move(Sp));
-    }
-    llvm::sort(N->Code.Splices, [](const Splice &X, const Splice &Y) { return X.Offset < Y.Offset; });
-  }
+  if (auto StmtOff = offsets(S->getSourceRange()); !StmtOff || !addSplices(N->Code, StmtOff->first, Detached))
+    return;
   // Statements that end with an expression (`f();`, `for (...) x += v;`,
   // `if (c) g();`, `out = {v, w};`) do not include their semicolon in the
   // AST's range; a block (`if (c) { ... }`) has none.
@@ -1051,6 +1040,32 @@ bool Builder::checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNo
 
 /// The call's text around its handler argument, and whether the callee is
 /// converted in this run.
+/// Marks in \p T, the text from file offset \p Begin, each detached call
+/// of a converted function in \p Calls that it holds, for the printer to
+/// spell in its style. False when it refused (a call from a macro).
+bool Builder::addSplices(Text &T, unsigned Begin, const std::vector<const CallExpr *> &Calls) {
+  for (const CallExpr *C : Calls) {
+    CallArgs A = callArguments(C);
+    AsyncCallNode Call;
+    auto CallOff = offsets(C->getSourceRange());
+    auto HandlerText = A.Args.empty() ? std::nullopt : textOf(A.Args.back());
+    if (!CallOff || !HandlerText || !fillCallTexts(C, A.Args.back(), Call)) {
+      refuse(ids::Macro, C, "detached call comes from a macro expansion; cannot convert");
+      return false;
+    }
+    if (CallOff->first < Begin || CallOff->second > Begin + T.Source.size())
+      continue;
+    Splice Sp;
+    Sp.Offset = CallOff->first - Begin;
+    Sp.Length = CallOff->second - CallOff->first;
+    Sp.Call = std::move(Call.WithoutHandler);
+    Sp.Handler = std::move(*HandlerText);
+    T.Splices.push_back(std::move(Sp));
+  }
+  llvm::sort(T.Splices, [](const Splice &X, const Splice &Y) { return X.Offset < Y.Offset; });
+  return true;
+}
+
 bool Builder::fillCallTexts(const CallExpr *C, const Expr *HandlerArg, AsyncCallNode &N) {
   CallArgs A = callArguments(C);
   auto CallOff = offsets(C->getSourceRange());
@@ -1059,15 +1074,33 @@ bool Builder::fillCallTexts(const CallExpr *C, const Expr *HandlerArg, AsyncCall
     refuse(ids::Macro, C, "async call comes from a macro expansion; cannot convert");
     return false;
   }
+  // Calls of converted functions in the other arguments, kept as they are
+  // (`series(2, [=](std::size_t i, callback<int> step) { helper(i, step); },
+  // done)`): started and delivered to their handler.
+  // A parallel or each_series branch is built as an async function of its
+  // own (buildCombinator), not kept.
+  std::vector<const CallExpr *> Detached;
+  const LambdaExpr *Branch = combinatorBranch(C);
+  for (const Expr *Arg : A.Args)
+    if (Arg != HandlerArg && stripArgument(Arg) != Branch)
+      for (const CallExpr *D : scanSync(Arg))
+        Detached.push_back(D);
+  if (Failed)
+    return false;
   N.Prefix = textAt(CallOff->first, HandlerOff->first);
   N.Suffix = textAt(HandlerOff->second, CallOff->second);
+  if (!addSplices(N.Prefix, CallOff->first, Detached) || !addSplices(N.Suffix, HandlerOff->second, Detached))
+    return false;
   if (A.Args.size() >= 2) {
     auto PrevOff = offsets(A.Args[A.Args.size() - 2]->getSourceRange());
     if (!PrevOff) {
       refuse(ids::Macro, C, "async call comes from a macro expansion; cannot convert");
       return false;
     }
-    N.WithoutHandler = concat(textAt(CallOff->first, PrevOff->second), N.Suffix);
+    Text Head = textAt(CallOff->first, PrevOff->second);
+    if (!addSplices(Head, CallOff->first, Detached))
+      return false;
+    N.WithoutHandler = concat(std::move(Head), N.Suffix);
   } else {
     Text P = N.Prefix;
     while (!P.Source.empty() && isspace(static_cast<unsigned char>(P.Source.back())))
