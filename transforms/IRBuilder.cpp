@@ -545,6 +545,14 @@ void Builder::buildBlock(const Stmt *S, Block &Out) {
     if (!Comment.empty() && Out.size() > Before)
       Out[Before]->Comment = std::move(Comment);
   }
+  // A continuation's leading error check is folded into the await or the
+  // chain by most styles, and its comment with it: it goes to the statement
+  // after the check instead.
+  if (Out.size() >= 2 && !Out.front()->Comment.empty())
+    if (const auto *If = dyn<IfNode>(Out.front().get()); If && If->Test.Err != NoVar) {
+      Out[1]->Comment = Out.front()->Comment + (Out[1]->Comment.empty() ? "" : "\n" + Out[1]->Comment);
+      Out.front()->Comment.clear();
+    }
 }
 
 /// The comments in Buffer[Begin, End), one per line (`//` comments that

@@ -1,8 +1,9 @@
 // Comments inside a converted function stay where they were written: a
 // comment line before a statement goes before what the statement becomes,
-// and one after a kept statement on its line stays there. (Comments before
-// a statement the printer folds into another, such as an error check after
-// a wait, and comments at the end of a block, are dropped.)
+// and one after a kept statement on its line stays there. A comment before
+// a continuation's leading error check, which most styles fold into the
+// await, goes before the statement after the check (it was dropped).
+// (Comments at the end of a block are dropped.)
 // RUN: %strip %s > %t.cpp
 // RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp 2> %t.coro.err
 // RUN: count 0 < %t.coro.err
@@ -29,6 +30,7 @@ void save(int key, asyncshift::callback<int> done) {
     if (err) return done(err);
     /* The write-back, then the log line. */
     write_int(key, old + base, [=](asyncshift::error err) {
+      // Written.
       if (err) return done(err);
       log_line("saved"); // after the write
       done({}, old);
@@ -45,6 +47,7 @@ void save(int key, asyncshift::callback<int> done) {
 // CORO-NEXT: /* The write-back, then the log line. */
 // CORO-NEXT: co_await asyncshift::promisify(
 // CORO-NEXT: [&](auto cb) { write_int(key, old + base, cb); });
+// CORO-NEXT: // Written.
 // CORO-NEXT: log_line("saved"); // after the write
 // CORO-NEXT: co_return old;
 // CORO-NEXT: }
@@ -63,6 +66,7 @@ void save(int key, asyncshift::callback<int> done) {
 // CORO_VALUES-NEXT: if (err_2) {
 // CORO_VALUES-NEXT: co_return err_2;
 // CORO_VALUES-NEXT: }
+// CORO_VALUES-NEXT: // Written.
 // CORO_VALUES-NEXT: log_line("saved"); // after the write
 // CORO_VALUES-NEXT: co_return {{[{][{]}}}, old};
 // CORO_VALUES-NEXT: }
@@ -84,6 +88,7 @@ void save(int key, asyncshift::callback<int> done) {
 // PROMISE-NEXT: });
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=]() -> int {
+// PROMISE-NEXT: // Written.
 // PROMISE-NEXT: log_line("saved"); // after the write
 // PROMISE-NEXT: return state->old;
 // PROMISE-NEXT: });
@@ -106,6 +111,7 @@ void save(int key, asyncshift::callback<int> done) {
 // FUTURE-NEXT: });
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=]() -> int {
+// FUTURE-NEXT: // Written.
 // FUTURE-NEXT: log_line("saved"); // after the write
 // FUTURE-NEXT: return state->old;
 // FUTURE-NEXT: });
