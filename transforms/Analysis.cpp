@@ -438,6 +438,8 @@ JoinPlan planJoins(const AsyncFunction &F, bool ErrorsAsValues) {
         continue;
       }
       S.ErrorAsValue = true;
+      if (!S.OwnErrorSite)
+        S.OwnErrorSite = Site.Jump;
     }
     if (!S.ErrorAsValue) {
       for (const AsyncCallNode *A : Inherit)

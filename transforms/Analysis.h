@@ -76,6 +76,9 @@ struct JoinPlan {
     /// Why, when its leading check propagates: that check's cleanup reads
     /// the continuation's value parameter.
     bool CleanupReadsValue = false;
+    /// Why, otherwise: the first call that passes an error no operation
+    /// before it reported (`next(asyncshift::error("too small"), 0)`).
+    const JumpNode *OwnErrorSite = nullptr;
     /// The continuation's own error handling (its leading check).
     ErrorHandling Leading;
     std::vector<JumpSite> Sites;

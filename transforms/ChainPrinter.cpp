@@ -550,14 +550,26 @@ std::string ChainLowering::errorAsValueReason(const ContDefNode &J, const JoinPl
            "' in the cleanup before it propagates an error, and a chain has that value only inside the "
            "continuation, not where the error arises; cannot convert to this style yet (--style=coro or "
            "coro-values converts it)";
+  if (Plan.OwnErrorSite)
+    return Name + " is called with an error that is not the outcome of an operation before it ('" +
+           Plan.OwnErrorSite->Err.Expr.Source +
+           "'), and a chain hands a named continuation an error only as the rejection of the operation before it; "
+           "cannot convert to this style yet (call the handler with that error instead, or use --style=coro or "
+           "coro-values)";
   return Name + " receives an error it reads other than by propagating it; cannot convert to this style yet";
+}
+
+/// Where a refusal of \p Plan's error as a value points: the call that
+/// passes its own error, or \p Else.
+static Loc errorAsValueWhere(const JoinPlan::Join &Plan, Loc Else) {
+  return Plan.OwnErrorSite ? Plan.OwnErrorSite->Where : Else;
 }
 
 std::string ChainLowering::lowerJump(const JumpNode &N, const Ctx &C) {
   const ContDefNode &J = *F.Conts[N.Target];
   const JoinPlan::Join &Plan = this->Plan.Joins[N.Target];
   if (Plan.ErrorAsValue) {
-    refuse(ids::UnsupportedJoin, N.Where, errorAsValueReason(J, Plan));
+    refuse(ids::UnsupportedJoin, errorAsValueWhere(Plan, N.Where), errorAsValueReason(J, Plan));
     return "";
   }
   if (!Anchored.count(N.Target)) {
@@ -659,7 +671,7 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
     Join = Joins.front();
     const ContDefNode &J = *F.Conts[*Join];
     if (Plan.Joins[*Join].ErrorAsValue) {
-      refuse(ids::UnsupportedJoin, I.Where, errorAsValueReason(J, Plan.Joins[*Join]));
+      refuse(ids::UnsupportedJoin, errorAsValueWhere(Plan.Joins[*Join], I.Where), errorAsValueReason(J, Plan.Joins[*Join]));
       return "";
     }
     if (SuccessCompletionFinder Finder(F, *Join); Finder.in(I.Then) || Finder.in(I.Else)) {
