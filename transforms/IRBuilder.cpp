@@ -138,6 +138,9 @@ private:
   void describeDecl(const VarDecl *VD, SyncNode &N);
   std::vector<const CallExpr *> scanSync(const Stmt *S);
   void checkEscapes();
+  bool isCallee(const DeclRefExpr *E) const;
+  void refuseEscape(const DeclRefExpr *E);
+  bool inGenericLambda(const Stmt *E) const;
   void checkJoinCaptures();
   void collectJoinOuterNames();
 
@@ -751,9 +754,10 @@ void Builder::buildSync(const Stmt *S, Block &Out) {
       return refuse(ids::HandlerEscapes, L, SourceRange(L, L),
                     "handler '" + Handler->getName().str() +
                         "' is used other than by calling or forwarding it; cannot convert");
+    if (First)
+      return refuseEscape(First);
     return refuse(ids::ContinuationEscapes, L, SourceRange(L, L),
-                  "named continuation '" + (First ? First->getDecl()->getName().str() : std::string("?")) +
-                      "' is used other than by calling it or passing it as a handler; cannot convert");
+                  "named continuation '?' is used other than by calling it or passing it as a handler; cannot convert");
   }
   std::vector<const CallExpr *> Detached = scanSync(S);
   auto Code = textOf(S);
@@ -1637,6 +1641,54 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
 
 // ---- Whole-function checks -------------------------------------------------------
 
+/// Is \p E what a call calls (`next(err, v)`, a lambda's operator())?
+bool Builder::isCallee(const DeclRefExpr *E) const {
+  const Stmt *Child = E;
+  // (A lambda body has two parents, the lambda and its call operator: either will do.)
+  for (DynTypedNodeList Parents = Ctx.getParents(*E); !Parents.empty(); Parents = Ctx.getParents(Parents[0])) {
+    const Stmt *P = Parents[0].get<Stmt>();
+    if (!P)
+      return false;
+    if (isa<ImplicitCastExpr, ParenExpr>(P)) {
+      Child = P;
+      continue;
+    }
+    if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P))
+      return Op->getOperator() == OO_Call && Op->getNumArgs() > 0 && Op->getArg(0) == Child;
+    if (const auto *Call = dyn_cast<CallExpr>(P))
+      return Call->getCallee() == Child;
+    return false;
+  }
+  return false;
+}
+
+/// Is \p E inside a generic lambda (the recursive-lambda loop idiom's)?
+bool Builder::inGenericLambda(const Stmt *E) const {
+  for (DynTypedNodeList Parents = Ctx.getParents(*E); !Parents.empty(); Parents = Ctx.getParents(Parents[0])) {
+    if (const auto *L = Parents[0].get<LambdaExpr>())
+      return L->isGenericLambda();
+    if (const auto *F = Parents[0].get<FunctionDecl>()) {
+      const auto *M = dyn_cast<CXXMethodDecl>(F);
+      return M && M->getParent()->isLambda() && M->getParent()->isGenericLambda();
+    }
+  }
+  return false;
+}
+
+/// A use of a named continuation the IR cannot account for.
+void Builder::refuseEscape(const DeclRefExpr *E) {
+  SourceLocation L = E->getLocation();
+  const std::string Name = E->getDecl()->getName().str();
+  if (isCallee(E) && inGenericLambda(E))
+    return refuse(ids::ContinuationEscapes, L, SourceRange(L, L),
+                  "named continuation '" + Name +
+                      "' is called inside a recursive-lambda loop in a way the loop cannot convert (a loop may "
+                      "call a named continuation from one place, to end it); cannot convert (call '" + Name +
+                      "' from one place in the loop, and end its other paths with the handler)");
+  refuse(ids::ContinuationEscapes, L, SourceRange(L, L),
+         "named continuation '" + Name + "' is used other than by calling it or passing it as a handler; cannot convert");
+}
+
 void Builder::checkEscapes() {
   AsyncRefCollector Collector(*this);
   Collector.TraverseStmt(FD->getBody());
@@ -1651,9 +1703,7 @@ void Builder::checkEscapes() {
              "handler '" + E->getDecl()->getName().str() +
                  "' is used other than by calling or forwarding it; cannot convert");
     else
-      refuse(ids::ContinuationEscapes, L, SourceRange(L, L),
-             "named continuation '" + E->getDecl()->getName().str() +
-                 "' is used other than by calling it or passing it as a handler; cannot convert");
+      refuseEscape(E);
     return;
   }
 }
