@@ -80,6 +80,12 @@ static bool namesLocalTypedef(QualType T, const FunctionDecl *FD) {
   return F.Found;
 }
 
+/// Does structured binding \p BD name what another object holds (`auto &[a,
+/// b] = x;`, or a tuple of references from std::tie)?
+static bool bindsReference(const BindingDecl *BD) {
+  const ValueDecl *DD = BD->getDecomposedDecl();
+  return BD->getType()->isReferenceType() || (DD && DD->getType()->isReferenceType());
+}
 
 class Builder {
 public:
@@ -372,6 +378,8 @@ static Text concat(Text A, const Text &B) {
 
 std::string Builder::writtenType(const ValueDecl *D) const {
   QualType Plain = D->getType().getNonReferenceType().getUnqualifiedType();
+  // An alias declared inside the function is spelt as what it names.
+  const bool LocalAlias = namesLocalTypedef(Plain, FD);
   if (const TypeSourceInfo *TSI = isa<DeclaratorDecl>(D) ? cast<DeclaratorDecl>(D)->getTypeSourceInfo() : nullptr) {
     TypeLoc TL = TSI->getTypeLoc();
     if (auto Ref = TL.getAs<ReferenceTypeLoc>())
@@ -381,11 +389,11 @@ std::string Builder::writtenType(const ValueDecl *D) const {
     if (auto Off = offsets(TL.getSourceRange())) {
       std::string S = Buffer.slice(Off->first, Off->second).str();
       if (!S.empty() && S.find("auto") == std::string::npos && !isDeducedType(D->getType().getNonReferenceType()) &&
-          !namesLocalTypedef(Plain, FD))
+          !LocalAlias)
         return S;
     }
   }
-  return printType(Plain, Ctx, /*Deduced=*/namesLocalTypedef(Plain, FD));
+  return printType(Plain, Ctx, /*Deduced=*/LocalAlias);
 }
 
 // ---- Findings ----------------------------------------------------------------
@@ -428,13 +436,10 @@ VarId Builder::varId(const ValueDecl *VD) {
     Var V;
     V.Name = VD->getName().str();
     V.IsError = isErrorType(VD->getType());
-    V.IsReference = VD->getType()->isReferenceType();
     // A structured binding names part of its declaration's hidden object: a
-    // copy of it stands for it only when that object is not a reference
-    // (`auto &[a, b] = x;` names x's members).
-    if (const auto *BD = dyn_cast<BindingDecl>(VD))
-      if (const ValueDecl *DD = BD->getDecomposedDecl(); DD && DD->getType()->isReferenceType())
-        V.IsReference = true;
+    // copy of it stands for it only when that is not another object's.
+    const auto *BD = dyn_cast<BindingDecl>(VD);
+    V.IsReference = BD ? bindsReference(BD) : VD->getType()->isReferenceType();
     QualType Plain = VD->getType().getNonReferenceType();
     const CXXRecordDecl *RD = Plain->getAsCXXRecordDecl();
     // A type declared inside the function cannot be named by the chain
@@ -962,10 +967,8 @@ bool Builder::buildContinuation(const LambdaExpr *L, Continuation &C) {
 /// A local reference, or a structured binding that names what another
 /// object holds (`auto &[a, b] = x;`, `auto [a, b] = std::tie(x, y);`).
 static bool isLocalReference(const ValueDecl *V) {
-  if (const auto *BD = dyn_cast_or_null<BindingDecl>(V)) {
-    const ValueDecl *DD = BD->getDecomposedDecl();
-    return BD->getType()->isReferenceType() || (DD && DD->getType()->isReferenceType());
-  }
+  if (const auto *BD = dyn_cast_or_null<BindingDecl>(V))
+    return bindsReference(BD);
   const auto *VD = dyn_cast_or_null<VarDecl>(V);
   return VD && VD->getType()->isReferenceType() && !isa<ParmVarDecl>(VD);
 }
@@ -1050,23 +1053,21 @@ bool Builder::checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNo
   return refuseOuterReferences(L, What);
 }
 
-/// The call's text around its handler argument, and whether the callee is
-/// converted in this run.
 /// Marks in \p T, the text from file offset \p Begin, each detached call
 /// of a converted function in \p Calls that it holds, for the printer to
 /// spell in its style. False when it refused (a call from a macro).
 bool Builder::addSplices(Text &T, unsigned Begin, const std::vector<const CallExpr *> &Calls) {
   for (const CallExpr *C : Calls) {
+    auto CallOff = offsets(C->getSourceRange());
+    if (CallOff && (CallOff->first < Begin || CallOff->second > Begin + T.Source.size()))
+      continue; // in another piece of the text
     CallArgs A = callArguments(C);
     AsyncCallNode Call;
-    auto CallOff = offsets(C->getSourceRange());
     auto HandlerText = A.Args.empty() ? std::nullopt : textOf(A.Args.back());
     if (!CallOff || !HandlerText || !fillCallTexts(C, A.Args.back(), Call)) {
       refuse(ids::Macro, C, "detached call comes from a macro expansion; cannot convert");
       return false;
     }
-    if (CallOff->first < Begin || CallOff->second > Begin + T.Source.size())
-      continue;
     Splice Sp;
     Sp.Offset = CallOff->first - Begin;
     Sp.Length = CallOff->second - CallOff->first;
@@ -1078,6 +1079,8 @@ bool Builder::addSplices(Text &T, unsigned Begin, const std::vector<const CallEx
   return true;
 }
 
+/// The call's text around its handler argument, and whether the callee is
+/// converted in this run.
 bool Builder::fillCallTexts(const CallExpr *C, const Expr *HandlerArg, AsyncCallNode &N) {
   CallArgs A = callArguments(C);
   auto CallOff = offsets(C->getSourceRange());
