@@ -161,7 +161,8 @@ private:
   std::string lowerComplete(const CompleteNode &N, const Ctx &C);
   std::string lowerJump(const JumpNode &J, const Ctx &C);
   std::string errorAsValueReason(const ContDefNode &J, const JoinPlan::Join &Plan) const;
-  std::string renderChain(const std::string &Head, Step First);
+  /// `return Head.then(...)...;` with a `.then` per step of the chain.
+  std::string returnChain(const std::string &Head, Step First);
   std::string renderStep(Step &St, ChainBuild &Chain);
   std::string returnValue(const Ctx &C, const std::string &Value);
   /// A's promise (future); \p MoreArgs (", on_error(...)") goes after the
@@ -650,7 +651,7 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
     C.Flatten->Queue.push_back(std::move(Next));
     return "return " + Head + ";\n";
   }
-  return "return " + renderChain(Head, std::move(Next)) + ";\n";
+  return returnChain(Head, std::move(Next));
 }
 
 std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep) {
@@ -722,7 +723,7 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
     return Out;
   }
   std::string Head = "[&]() -> " + S.type(Arm.OutType) + " {\n" + Out + "}()";
-  return "return " + renderChain(Head, std::move(Next)) + ";\n";
+  return returnChain(Head, std::move(Next));
 }
 
 std::string ChainLowering::lowerSeq(const std::vector<const Node *> &Nodes, const Ctx &C) {
@@ -730,35 +731,38 @@ std::string ChainLowering::lowerSeq(const std::vector<const Node *> &Nodes, cons
   for (const Node *N : Nodes) {
     if (!N->Comment.empty() && N->Kind != NodeKind::ContDef)
       Out += N->Comment + "\n";
+    // The comments after a block's last statement follow what it became.
+    const std::string After = N->After.empty() ? "" : N->After + "\n";
     switch (N->Kind) {
     case NodeKind::Sync:
-      Out += syncText(static_cast<const SyncNode &>(*N));
+      Out += syncText(static_cast<const SyncNode &>(*N)) + After;
       break;
     case NodeKind::ContDef:
     case NodeKind::Return:
+      Out += After;
       break;
     case NodeKind::Complete:
-      return Out + lowerComplete(static_cast<const CompleteNode &>(*N), C);
+      return Out + lowerComplete(static_cast<const CompleteNode &>(*N), C) + After;
     case NodeKind::Jump:
-      return Out + lowerJump(static_cast<const JumpNode &>(*N), C);
+      return Out + lowerJump(static_cast<const JumpNode &>(*N), C) + After;
     case NodeKind::AsyncCall:
-      return Out + lowerAwait(static_cast<const AsyncCallNode &>(*N), C);
+      return Out + lowerAwait(static_cast<const AsyncCallNode &>(*N), C) + After;
     case NodeKind::If: {
       bool EndsStep = false;
-      Out += lowerIf(static_cast<const IfNode &>(*N), C, EndsStep);
+      Out += lowerIf(static_cast<const IfNode &>(*N), C, EndsStep) + After;
       if (EndsStep)
         return Out;
       break;
     }
     case NodeKind::Loop:
-      return Out + lowerLoop(static_cast<const LoopNode &>(*N));
+      return Out + lowerLoop(static_cast<const LoopNode &>(*N)) + After;
     case NodeKind::Recur: {
       const auto &R = static_cast<const RecurNode &>(*N);
       const LoopNode &L = *LoopsById.at(R.Loop);
       std::string Args;
       for (const Text &T : R.Args)
         Args += ", " + text(T);
-      return Out + "return " + Names.name(L.Self) + "(" + Names.name(L.Self) + Args + ");\n";
+      return Out + "return " + Names.name(L.Self) + "(" + Names.name(L.Self) + Args + ");\n" + After;
     }
     }
   }
@@ -958,11 +962,12 @@ std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, b
   return "";
 }
 
-std::string ChainLowering::renderChain(const std::string &Head, Step First) {
+std::string ChainLowering::returnChain(const std::string &Head, Step First) {
   ChainBuild Chain;
   Chain.Id = NextChain++;
   Chain.Queue.push_back(std::move(First));
-  std::string Out = Head;
+  std::string Out = "return " + Head;
+  std::string Folded; // the comments of steps left out, after the statement
   Path Saved = Cur;
   unsigned Index = 0;
   while (!Chain.Queue.empty()) {
@@ -980,13 +985,16 @@ std::string ChainLowering::renderChain(const std::string &Head, Step First) {
                                      St.ValueType == ResultType && St.ValueDeclType.empty()))) {
         if (Mode == Pass::Plan)
           text(C->Value);
+        for (const std::string *Comment : {&C->Comment, &C->After})
+          if (!Comment->empty())
+            Folded += *Comment + "\n";
         continue;
       }
     }
     Out += "\n.then(" + renderStep(St, Chain) + ")";
   }
   Cur = Saved;
-  return Out;
+  return Out + ";\n" + Folded;
 }
 
 std::optional<PrintedFunction> ChainLowering::run() {

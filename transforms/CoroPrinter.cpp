@@ -265,12 +265,18 @@ std::string CoroLowering::settled(const AsyncCallNode &A) {
 }
 
 void CoroLowering::lowerSeq(const std::vector<const Node *> &Nodes, CoList &OutList, const Ctx &C) {
+  auto comment = [&](const std::string &Text) {
+    if (Text.empty())
+      return;
+    CoStmt Comment;
+    Comment.Text = Text;
+    OutList.push_back(std::move(Comment));
+  };
   for (const Node *N : Nodes) {
-    if (!N->Comment.empty() && N->Kind != NodeKind::ContDef) {
-      CoStmt Comment;
-      Comment.Text = N->Comment;
-      OutList.push_back(std::move(Comment));
-    }
+    if (N->Kind != NodeKind::ContDef)
+      comment(N->Comment);
+    // The comments after a block's last statement follow what it became
+    // (for an await, its continuation too).
     switch (N->Kind) {
     case NodeKind::Sync: {
       const auto &S = static_cast<const SyncNode &>(*N);
@@ -282,29 +288,38 @@ void CoroLowering::lowerSeq(const std::vector<const Node *> &Nodes, CoList &OutL
       St.Text = Names.render(S.Code);
       addUses(St.Uses, S.Code);
       OutList.push_back(std::move(St));
+      comment(N->After);
       break;
     }
     case NodeKind::ContDef:
+      comment(N->After);
       break; // printed where its paths join
     case NodeKind::Return:
+      comment(N->After);
       return;
     case NodeKind::Complete:
       lowerComplete(static_cast<const CompleteNode &>(*N), OutList, C);
+      comment(N->After);
       return;
     case NodeKind::Jump:
       lowerJump(static_cast<const JumpNode &>(*N), OutList, C);
+      comment(N->After);
       return;
     case NodeKind::AsyncCall:
       lowerAwait(static_cast<const AsyncCallNode &>(*N), OutList, C);
+      comment(N->After);
       return;
     case NodeKind::If:
       lowerIf(static_cast<const IfNode &>(*N), OutList, C);
+      comment(N->After);
       break;
     case NodeKind::Loop:
       lowerLoop(static_cast<const LoopNode &>(*N), OutList, C);
+      comment(N->After);
       return;
     case NodeKind::Recur:
       lowerRecur(static_cast<const RecurNode &>(*N), OutList);
+      comment(N->After);
       return;
     }
   }

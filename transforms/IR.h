@@ -109,8 +109,13 @@ struct Node {
   Loc Where;
   /// The comments written between the previous statement of the block (or
   /// its `{`) and this one, one per line, which the printers put before what
-  /// they print for this node (lost if the node is folded into another).
+  /// they print for this node (a folded leading error check hands them to
+  /// the next node; a step the chain styles leave out, to the chain).
   std::string Comment;
+  /// On the last node of a block: the comments written after it, before the
+  /// block's `}`, which the printers put after everything the node becomes
+  /// (its continuation too: the comments keep their order in the text).
+  std::string After;
 };
 
 using NodePtr = std::unique_ptr<Node>;

@@ -553,6 +553,19 @@ void Builder::buildBlock(const Stmt *S, Block &Out) {
     if (!Comment.empty() && Out.size() > Before)
       Out[Before]->Comment = std::move(Comment);
   }
+  // Comments after the last statement: a `//` on its line stays there when
+  // it is kept as written; the rest go after what it becomes.
+  if (std::optional<unsigned> End = offsetOf(CS->getRBracLoc()); GapBegin && End && !Out.empty()) {
+    std::string Trailing;
+    std::string Comment = commentsBetween(*GapBegin, *End, Trailing);
+    if (!Trailing.empty()) {
+      if (auto *Last = dyn<SyncNode>(Out.back().get()))
+        Last->Code.Source += " " + Trailing;
+      else
+        Comment = Comment.empty() ? Trailing : Trailing + "\n" + Comment;
+    }
+    Out.back()->After = std::move(Comment);
+  }
   // A continuation's leading error check is folded into the await or the
   // chain by most styles, and its comment with it: it goes to the statement
   // after the check instead.

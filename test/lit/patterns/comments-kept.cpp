@@ -3,7 +3,7 @@
 // and one after a kept statement on its line stays there. A comment before
 // a continuation's leading error check, which most styles fold into the
 // await, goes before the statement after the check (it was dropped).
-// (Comments at the end of a block are dropped.)
+// (Comments at the end of a block: patterns/comments-end-of-block.cpp.)
 // RUN: %strip %s > %t.cpp
 // RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp 2> %t.coro.err
 // RUN: count 0 < %t.coro.err
