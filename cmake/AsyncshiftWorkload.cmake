@@ -37,6 +37,26 @@ include_guard(GLOBAL)
 
 set(ASYNCSHIFT_ALL_STYLES callback promise future coro coro-values)
 
+# The -D and -U options in the flag string \p flags (as CMAKE_CXX_FLAGS
+# holds them), a list in out_var.
+function(_asyncshift_macro_flags out_var flags)
+  separate_arguments(args UNIX_COMMAND "${flags}")
+  set(macros "")
+  set(take_next FALSE)
+  foreach(arg IN LISTS args)
+    if(take_next)
+      list(APPEND macros "${arg}")
+      set(take_next FALSE)
+    elseif(arg MATCHES "^-[DU]$")
+      list(APPEND macros "${arg}")
+      set(take_next TRUE)
+    elseif(arg MATCHES "^-[DU].")
+      list(APPEND macros "${arg}")
+    endif()
+  endforeach()
+  set(${out_var} "${macros}" PARENT_SCOPE)
+endfunction()
+
 function(asyncshift_rewrite out_var)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "SOURCE;STYLE;TARGET;OUTPUT_DIRECTORY"
                         "INCLUDE_DIRECTORIES;COMPILE_DEFINITIONS;COMPILE_OPTIONS")
@@ -95,7 +115,23 @@ function(asyncshift_rewrite out_var)
   list(JOIN definitions "$<SEMICOLON>" definitions)
   set(includes "$<REMOVE_DUPLICATES:$<FILTER:${includes},EXCLUDE,^$>>")
   set(definitions "$<REMOVE_DUPLICATES:$<FILTER:${definitions},EXCLUDE,^$>>")
+  # The macros the compiler gets from CMAKE_CXX_FLAGS and the build type's
+  # CMAKE_CXX_FLAGS_<CONFIG> (-DNDEBUG in Release) reach the parser too, so
+  # that it sees the headers as the compiler does; the other flags there are
+  # the compiler's own (-O2, -march=...), not the parser's.
+  _asyncshift_macro_flags(macros "${CMAKE_CXX_FLAGS}")
+  set(configs ${CMAKE_CONFIGURATION_TYPES} ${CMAKE_BUILD_TYPE})
+  list(REMOVE_DUPLICATES configs)
+  foreach(config IN LISTS configs)
+    string(TOUPPER "${config}" upper)
+    _asyncshift_macro_flags(config_macros "${CMAKE_CXX_FLAGS_${upper}}")
+    if(config_macros)
+      list(JOIN config_macros "$<SEMICOLON>" config_macros)
+      list(APPEND macros "$<$<CONFIG:${config}>:${config_macros}>")
+    endif()
+  endforeach()
   set(flags -std=c++20
+    ${macros}
     "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
     "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},$<SEMICOLON>-D>>"
     ${ARG_COMPILE_OPTIONS})

@@ -303,6 +303,45 @@ def cmd_refusal(env):
     expect_build_error(env, source, build, 6, r".*\[asyncshift-async-in-loop\]")
 
 
+FLAGS_PROJECT = """cmake_minimum_required(VERSION 3.25)
+project(flags LANGUAGES CXX)
+find_package(asyncshift CONFIG REQUIRED)
+asyncshift_add_workload(flags SOURCE flags.cpp STYLES coro)
+"""
+
+NEEDS_BUILD_FLAGS = """#include <asyncshift/bench.hpp>
+
+#if !defined(FROM_CXX_FLAGS) || !defined(FROM_RELEASE_FLAGS) || defined(UNDONE)
+#error "parsed without the macros of CMAKE_CXX_FLAGS and CMAKE_CXX_FLAGS_RELEASE"
+#endif
+
+void flags(std::uint64_t k, asyncshift::callback<> done) {
+  asyncshift::fake::io("step", static_cast<std::int64_t>(k), [=](asyncshift::error err, std::int64_t) {
+    done(err);
+  });
+}
+
+ASYNCSHIFT_WORKLOAD("flags", flags);
+"""
+
+
+def cmd_build_flags(env):
+    """The macros of CMAKE_CXX_FLAGS and CMAKE_CXX_FLAGS_<CONFIG> reach the tool's parser."""
+    src = os.path.join(env.work, "flags")
+    build = os.path.join(env.work, "flags-build")
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.rmtree(build, ignore_errors=True)
+    os.makedirs(src)
+    open(os.path.join(src, "CMakeLists.txt"), "w").write(FLAGS_PROJECT)
+    open(os.path.join(src, "flags.cpp"), "w").write(NEEDS_BUILD_FLAGS)
+    env.run([env.args.cmake, "-S", src, "-B", build, "-G", env.args.generator,
+             "-DCMAKE_MAKE_PROGRAM=" + env.args.make_program, "-DCMAKE_PREFIX_PATH=" + env.prefix,
+             "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_FLAGS=-DFROM_CXX_FLAGS -DUNDONE -Wall",
+             "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -D FROM_RELEASE_FLAGS -UUNDONE"])
+    env.ninja(build, "asyncshift/flags/flags.coro.cpp")
+    check(os.path.exists(os.path.join(build, "asyncshift", "flags", "flags.coro.cpp")), "no rewrite written")
+
+
 # --- the documentation ------------------------------------------------------------
 
 def cmd_usage_doc(env):
@@ -327,6 +366,7 @@ COMMANDS = {
     "header-touch": cmd_header_touch,
     "syntax-error": cmd_syntax_error,
     "refusal": cmd_refusal,
+    "build-flags": cmd_build_flags,
     "usage-doc": cmd_usage_doc,
 }
 
