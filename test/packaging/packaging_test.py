@@ -236,11 +236,14 @@ def cmd_header_touch(env):
 
 # --- diagnostics ----------------------------------------------------------------
 
-DIAG_PROJECT = """cmake_minimum_required(VERSION 3.25)
-project(diagnostics LANGUAGES CXX)
+def workload_project(name):
+    """A project with one workload, <name>.cpp, rewritten into coro style."""
+    return """cmake_minimum_required(VERSION 3.25)
+project(%s LANGUAGES CXX)
 find_package(asyncshift CONFIG REQUIRED)
-asyncshift_add_workload(broken SOURCE broken.cpp STYLES coro)
-"""
+asyncshift_add_workload(%s SOURCE %s.cpp STYLES coro)
+""" % (name, name, name)
+
 
 SYNTAX_ERROR = """#include <asyncshift/bench.hpp>
 
@@ -269,17 +272,23 @@ ASYNCSHIFT_WORKLOAD("broken", broken);
 """
 
 
-def diagnostics_project(env, name, source):
+def scratch_project(env, name, cmakelists, source_name, source, cmake_args=(), echo=False):
+    """A fresh project under the work directory, configured against the prefix: (source path, build dir)."""
     src = os.path.join(env.work, name)
     build = os.path.join(env.work, name + "-build")
     shutil.rmtree(src, ignore_errors=True)
     shutil.rmtree(build, ignore_errors=True)
     os.makedirs(src)
-    open(os.path.join(src, "CMakeLists.txt"), "w").write(DIAG_PROJECT)
-    open(os.path.join(src, "broken.cpp"), "w").write(source)
+    open(os.path.join(src, "CMakeLists.txt"), "w").write(cmakelists)
+    open(os.path.join(src, source_name), "w").write(source)
     env.run([env.args.cmake, "-S", src, "-B", build, "-G", env.args.generator,
-             "-DCMAKE_MAKE_PROGRAM=" + env.args.make_program, "-DCMAKE_PREFIX_PATH=" + env.prefix], echo=False)
-    return os.path.join(src, "broken.cpp"), build
+             "-DCMAKE_MAKE_PROGRAM=" + env.args.make_program, "-DCMAKE_PREFIX_PATH=" + env.prefix] + list(cmake_args),
+            echo=echo)
+    return os.path.join(src, source_name), build
+
+
+def diagnostics_project(env, name, source):
+    return scratch_project(env, name, workload_project("broken"), "broken.cpp", source)
 
 
 def expect_build_error(env, source, build, line, pattern):
@@ -303,12 +312,6 @@ def cmd_refusal(env):
     expect_build_error(env, source, build, 6, r".*\[asyncshift-async-in-loop\]")
 
 
-FLAGS_PROJECT = """cmake_minimum_required(VERSION 3.25)
-project(flags LANGUAGES CXX)
-find_package(asyncshift CONFIG REQUIRED)
-asyncshift_add_workload(flags SOURCE flags.cpp STYLES coro)
-"""
-
 NEEDS_BUILD_FLAGS = """#include <asyncshift/bench.hpp>
 
 #if !defined(FROM_CXX_FLAGS) || !defined(FROM_RELEASE_FLAGS) || defined(UNDONE)
@@ -327,17 +330,9 @@ ASYNCSHIFT_WORKLOAD("flags", flags);
 
 def cmd_build_flags(env):
     """The macros of CMAKE_CXX_FLAGS and CMAKE_CXX_FLAGS_<CONFIG> reach the tool's parser."""
-    src = os.path.join(env.work, "flags")
-    build = os.path.join(env.work, "flags-build")
-    shutil.rmtree(src, ignore_errors=True)
-    shutil.rmtree(build, ignore_errors=True)
-    os.makedirs(src)
-    open(os.path.join(src, "CMakeLists.txt"), "w").write(FLAGS_PROJECT)
-    open(os.path.join(src, "flags.cpp"), "w").write(NEEDS_BUILD_FLAGS)
-    env.run([env.args.cmake, "-S", src, "-B", build, "-G", env.args.generator,
-             "-DCMAKE_MAKE_PROGRAM=" + env.args.make_program, "-DCMAKE_PREFIX_PATH=" + env.prefix,
-             "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_FLAGS=-DFROM_CXX_FLAGS -DUNDONE -Wall",
-             "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -D FROM_RELEASE_FLAGS -UUNDONE"])
+    _, build = scratch_project(env, "flags", workload_project("flags"), "flags.cpp", NEEDS_BUILD_FLAGS,
+                               ["-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_FLAGS=-DFROM_CXX_FLAGS -DUNDONE -Wall",
+                                "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -D FROM_RELEASE_FLAGS -UUNDONE"], echo=True)
     env.ninja(build, "asyncshift/flags/flags.coro.cpp")
     check(os.path.exists(os.path.join(build, "asyncshift", "flags", "flags.coro.cpp")), "no rewrite written")
 
