@@ -119,6 +119,8 @@ struct Step {
   /// The step's output: the type it returns (its exits all agree).
   std::string OutType;
   bool OutKnown = false;
+  /// Comments to put first in the step's body (a named continuation's).
+  std::string Comment;
 };
 
 struct ChainBuild {
@@ -584,6 +586,8 @@ std::string ChainLowering::lowerJump(const JumpNode &N, const Ctx &C) {
     std::string Out;
     if (J.Cont.Value != NoVar && N.HasValue)
       Out += declareLocal(J.Cont.Value, F.Vars[J.Cont.Value].Type, text(N.Value));
+    if (!J.Comment.empty())
+      Out += J.Comment + "\n";
     return Out + lowerSeq(inlinedBody(N), C);
   }
   return returnValue(C, J.Cont.Value != NoVar && N.HasValue ? text(N.Value) : "");
@@ -713,6 +717,7 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
   const JoinPlan::Join &P = Plan.Joins[*Join];
   Step Next;
   Next.Nodes = P.Leading.K == ErrorHandling::Kind::Propagate ? P.Leading.Rest : nodesOf(J.Cont.Body);
+  Next.Comment = J.Comment;
   if (J.Cont.HasValueParam && J.Cont.Value != NoVar) {
     Next.Kind = Step::In::Value;
     Next.Value = J.Cont.Value;
@@ -861,7 +866,7 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
   bool Known = false;
   C.OutType = outTypeOf(St.Nodes, Known);
   C.Wrap = E.Promises > 0 && E.Values > 0;
-  std::string Body = lowerSeq(St.Nodes, C);
+  std::string Body = (St.Comment.empty() ? "" : St.Comment + "\n") + lowerSeq(St.Nodes, C);
   Names.pop();
   // A `return;` that ends the lambda says nothing.
   if (Body == "return;\n")

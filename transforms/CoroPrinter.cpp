@@ -678,6 +678,11 @@ void CoroLowering::keepJoinCheckInSeries(unsigned Target, const Ctx &C) {
 void CoroLowering::lowerJoinBody(unsigned Target, CoList &OutList, const Ctx &C) {
   const ContDefNode &J = *F.Conts[Target];
   const JoinState &S = Joins[Target];
+  if (!J.Comment.empty()) { // the comments before the continuation's definition
+    CoStmt Comment;
+    Comment.Text = J.Comment;
+    OutList.push_back(std::move(Comment));
+  }
   if (!Values && !S.ErrorAsValue && S.Leading.K == ErrorHandling::Kind::Propagate)
     lowerSeq(S.Leading.Rest, OutList, C);
   else

@@ -221,6 +221,26 @@ bool Rewriter::replace(SourceRange R, const std::string &With) {
 }
 
 /// The return type becomes the style's; the handler parameter goes.
+/// The offset of the first character at or after \p Pos in \p Buf that is
+/// neither whitespace nor inside a comment.
+static unsigned skipBlanksAndComments(StringRef Buf, unsigned Pos) {
+  while (Pos < Buf.size()) {
+    StringRef Rest = Buf.drop_front(Pos);
+    if (isWhitespace(Rest.front())) {
+      ++Pos;
+    } else if (Rest.starts_with("//")) {
+      std::size_t Eol = Rest.find('\n');
+      Pos = Eol == StringRef::npos ? Buf.size() : Pos + Eol;
+    } else if (Rest.starts_with("/*")) {
+      std::size_t Close = Rest.find("*/", 2);
+      Pos = Close == StringRef::npos ? Buf.size() : Pos + Close + 2;
+    } else {
+      break;
+    }
+  }
+  return Pos;
+}
+
 bool Rewriter::editSignature(const FunctionDecl *D, const std::string &ReturnType) {
   SourceRange RT = D->getReturnTypeSourceRange();
   if (RT.isInvalid() || !replace(RT, ReturnType)) {
@@ -234,16 +254,25 @@ bool Rewriter::editSignature(const FunctionDecl *D, const std::string &ReturnTyp
     refuse(ids::Macro, H->getLocation(), "handler parameter comes from a macro expansion; cannot convert");
     return false;
   }
-  unsigned Begin = HandlerOff->first;
+  // The handler goes with the comments after it (they are about it); the
+  // comments between the parameter before it and the comma stay with that
+  // one, and so do those after the comma (`int key, // the key`).
+  StringRef Buf = SM.getBufferData(SM.getMainFileID());
+  unsigned End = skipBlanksAndComments(Buf, HandlerOff->second);
+  if (End >= Buf.size() || Buf[End] != ')')
+    End = HandlerOff->second;
   if (N >= 2) {
     auto PrevOff = offsets(D->getParamDecl(N - 2)->getSourceRange());
     if (!PrevOff) {
       refuse(ids::Macro, H->getLocation(), "parameter comes from a macro expansion; cannot convert");
       return false;
     }
-    Begin = PrevOff->second;
+    unsigned Comma = skipBlanksAndComments(Buf, PrevOff->second);
+    if (Comma >= Buf.size() || Buf[Comma] != ',')
+      return replaceOffsets(PrevOff->second, HandlerOff->second, "");
+    return replaceOffsets(Comma, Comma + 1, "") && replaceOffsets(HandlerOff->first, End, "");
   }
-  return replaceOffsets(Begin, HandlerOff->second, "");
+  return replaceOffsets(HandlerOff->first, End, "");
 }
 
 void Rewriter::collectDependencies(FileResult &Result) {

@@ -566,11 +566,24 @@ void Builder::buildBlock(const Stmt *S, Block &Out) {
     }
     Out.back()->After = std::move(Comment);
   }
-  // A continuation's leading error check is folded into the await or the
-  // chain by most styles, and its comment with it: it goes to the statement
-  // after the check instead.
+  // A continuation's leading error check that only passes the error on
+  // (`if (err) return done(err);`, after any cleanup) is folded into the
+  // await or the chain by most styles, and its comment with it: it goes to
+  // the statement after the check instead. A check that does more (wraps
+  // the error, say) is printed, and keeps its comment.
+  auto passesErrorOn = [](const IfNode &If) {
+    const Block &B = If.Test.Negated ? If.Else : If.Then;
+    if (B.empty())
+      return false;
+    const Node *Last = B.back().get();
+    if (const auto *C = dyn<CompleteNode>(Last))
+      return !C->HasValue && C->Err.Var == If.Test.Err;
+    if (const auto *J = dyn<JumpNode>(Last))
+      return J->Err.Var == If.Test.Err;
+    return false;
+  };
   if (Out.size() >= 2 && !Out.front()->Comment.empty())
-    if (const auto *If = dyn<IfNode>(Out.front().get()); If && If->Test.Err != NoVar) {
+    if (const auto *If = dyn<IfNode>(Out.front().get()); If && If->Test.Err != NoVar && passesErrorOn(*If)) {
       Out[1]->Comment = Out.front()->Comment + (Out[1]->Comment.empty() ? "" : "\n" + Out[1]->Comment);
       Out.front()->Comment.clear();
     }
