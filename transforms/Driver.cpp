@@ -261,7 +261,11 @@ int asyncshiftMain(int Argc, const char **Argv) {
     std::string Message = llvm::toString(Parser.takeError());
     while (!Message.empty() && Message.back() == '\n')
       Message.pop_back();
-    error(Message);
+    // LLVM's option parser names the program itself; error() does too.
+    StringRef Text = Message;
+    Text.consume_front(std::string(Args.front()) + ": ");
+    Text.consume_front("asyncshift: ");
+    error(Text);
     return 1;
   }
 
