@@ -16,6 +16,7 @@
 #include "clang/Tooling/Inclusions/HeaderIncludes.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <functional>
 #include <set>
 
 using namespace clang;
@@ -481,34 +482,53 @@ FileResult Rewriter::run() {
   if (Request.Printer) {
     ForeignCallFinder Calls(SM, Converted);
     Calls.TraverseDecl(Ctx.getTranslationUnitDecl());
+    struct Site {
+      unsigned Begin, End;
+      std::optional<std::pair<unsigned, unsigned>> Prev; ///< the argument before the handler
+      std::pair<unsigned, unsigned> Handler;
+    };
+    std::vector<Site> Sites;
     for (const CallExpr *C : Calls.Found) {
       CallArgs A = callArguments(C);
       auto Whole = offsets(C->getSourceRange());
       auto HandlerOff = A.Args.empty() ? std::nullopt : offsets(A.Args.back()->getSourceRange());
       auto PrevOff = A.Args.size() >= 2 ? offsets(A.Args[A.Args.size() - 2]->getSourceRange()) : std::nullopt;
-      StringRef Buffer = SM.getBufferData(SM.getMainFileID());
       if (!Whole || !HandlerOff || (A.Args.size() >= 2 && !PrevOff)) {
         refuse(ids::Macro, C->getBeginLoc(), "call of a converted function comes from a macro expansion; cannot convert");
         continue;
       }
-      std::string Call;
-      if (PrevOff) {
-        Call = Buffer.slice(Whole->first, PrevOff->second).str();
-      } else {
-        Call = Buffer.slice(Whole->first, HandlerOff->first).rtrim().str();
-      }
-      Call += Buffer.slice(HandlerOff->second, Whole->second).str();
-      std::string Handler = Buffer.slice(HandlerOff->first, HandlerOff->second).str();
-      bool Overlaps = false;
-      for (const auto &[Range, Text] : Detached)
-        Overlaps |= Range.first < Whole->second && Whole->first < Range.second;
-      if (Overlaps) {
-        refuse(ids::DetachedConvertedCall, C->getBeginLoc(),
-               "call of a converted function inside the arguments of another; cannot convert");
-        continue;
-      }
-      Detached.push_back({*Whole, Request.Printer->detachedCall(Call, Handler)});
+      Sites.push_back({Whole->first, Whole->second, PrevOff, *HandlerOff});
     }
+    // Outer calls first; one call can sit in another's handler (a driver
+    // starting the next call from the first one's callback): the text of
+    // each piece of the outer call has the inner ones rewritten.
+    llvm::sort(Sites, [](const Site &L, const Site &R) { return L.Begin != R.Begin ? L.Begin < R.Begin : L.End > R.End; });
+    StringRef Buffer = SM.getBufferData(SM.getMainFileID());
+    std::function<std::string(const Site &)> render;
+    auto textOf = [&](unsigned Begin, unsigned End) {
+      std::string Out;
+      unsigned Pos = Begin;
+      for (const Site &S : Sites) {
+        if (S.Begin >= End)
+          break;
+        if (S.Begin < Pos || S.End > End)
+          continue; // before this piece, or inside a call already rendered
+        Out += Buffer.slice(Pos, S.Begin).str() + render(S);
+        Pos = S.End;
+      }
+      return Out + Buffer.slice(Pos, End).str();
+    };
+    render = [&](const Site &S) {
+      std::string Call = S.Prev ? textOf(S.Begin, S.Prev->second) : StringRef(textOf(S.Begin, S.Handler.first)).rtrim().str();
+      Call += textOf(S.Handler.second, S.End);
+      return Request.Printer->detachedCall(Call, textOf(S.Handler.first, S.Handler.second));
+    };
+    unsigned Covered = 0;
+    for (const Site &S : Sites)
+      if (Detached.empty() || S.Begin >= Covered) {
+        Detached.push_back({{S.Begin, S.End}, render(S)});
+        Covered = S.End;
+      }
   }
   if (Failed)
     return Result;
