@@ -161,7 +161,7 @@ std::optional<CounterLoopMatch> matchCounterLoop(const CompoundStmt *Body, unsig
   if (!M.Cont || !isContinuationShaped(M.Cont))
     return std::nullopt;
   // From here on the loop is meant as the idiom: say why when it is not.
-  auto Miss = [&](const char *Why) -> std::optional<CounterLoopMatch> {
+  auto Miss = [&](const std::string &Why) -> std::optional<CounterLoopMatch> {
     WhyNot = Why;
     return std::nullopt;
   };
@@ -230,6 +230,11 @@ std::optional<CounterLoopMatch> matchCounterLoop(const CompoundStmt *Body, unsig
   }
 
   // if (--*pending == 0) { success...; done(...); }
+  if (Next + 1 < Body2.size())
+    return Miss(std::string("the continuation has a statement between its error check and `if (--*pending == 0) ...` "
+                            "that is not ") +
+                (Value ? "`(*results)[i] = v;`" : "allowed there") +
+                " (it would run once per branch, also after another failed)");
   if (Next + 1 != Body2.size())
     return Miss("the continuation does not end with `if (--*pending == 0) ...`");
   const auto *Count = dyn_cast<IfStmt>(Body2[Next]);
@@ -270,9 +275,17 @@ std::optional<CounterLoopMatch> matchCounterLoop(const CompoundStmt *Body, unsig
     if (const auto *If = dyn_cast<IfStmt>(S)) {
       const auto *ZeroTest = dyn_cast_or_null<BinaryOperator>(strip(If->getCond()));
       auto Then = statements(If->getThen());
-      if (ZeroTest && ZeroTest->getOpcode() == BO_EQ && isZero(ZeroTest->getRHS()) &&
-          sameTokens(ZeroTest->getLHS()->IgnoreImpCasts(), M.Count, Ctx) && !Then.empty() &&
-          isa<ReturnStmt>(Then.back()))
+      bool TestsZero = ZeroTest && ZeroTest->getOpcode() == BO_EQ && isZero(ZeroTest->getRHS()) &&
+                       sameTokens(ZeroTest->getLHS()->IgnoreImpCasts(), M.Count, Ctx);
+      // `if (keys.empty())` before `i < keys.size()`
+      const auto *Empty = dyn_cast_or_null<CXXMemberCallExpr>(strip(If->getCond()));
+      const auto *Size = dyn_cast_or_null<CXXMemberCallExpr>(strip(M.Count));
+      if (Empty && Size && Empty->getMethodDecl() && Size->getMethodDecl() &&
+          Empty->getMethodDecl()->getName() == "empty" && Size->getMethodDecl()->getName() == "size" &&
+          Empty->getNumArgs() == 0 && Size->getNumArgs() == 0 &&
+          sameTokens(Empty->getImplicitObjectArgument(), Size->getImplicitObjectArgument(), Ctx))
+        TestsZero = true;
+      if (TestsZero && !Then.empty() && isa<ReturnStmt>(Then.back()))
         ZeroGuard = true;
     }
   }
@@ -289,7 +302,11 @@ std::optional<CounterLoopMatch> matchCounterLoop(const CompoundStmt *Body, unsig
       return Miss("the handler must receive `*results` when every branch has succeeded");
   }
   if (!ZeroGuard)
-    return Miss("with a bound of 0 the counter idiom never completes; add `if (n == 0) return done({});` before it");
+    return Miss("with a bound of 0 the counter idiom never completes; add `if (" +
+                Lexer::getSourceText(CharSourceRange::getTokenRange(M.Count->getSourceRange()), Ctx.getSourceManager(),
+                                     Ctx.getLangOpts())
+                    .str() +
+                " == 0) return ...;` before it (testing the loop's bound as written)");
   return M;
 }
 
