@@ -264,14 +264,17 @@ std::string CoroLowering::settled(const AsyncCallNode &A) {
   return "asyncshift::settle(" + awaitable(A) + ")";
 }
 
+/// Comment lines (if any) as a statement of their own.
+void pushComment(CoList &OutList, const std::string &Text) {
+  if (Text.empty())
+    return;
+  CoStmt Comment;
+  Comment.Text = Text;
+  OutList.push_back(std::move(Comment));
+}
+
 void CoroLowering::lowerSeq(const std::vector<const Node *> &Nodes, CoList &OutList, const Ctx &C) {
-  auto comment = [&](const std::string &Text) {
-    if (Text.empty())
-      return;
-    CoStmt Comment;
-    Comment.Text = Text;
-    OutList.push_back(std::move(Comment));
-  };
+  auto comment = [&](const std::string &Text) { pushComment(OutList, Text); };
   for (const Node *N : Nodes) {
     if (N->Kind != NodeKind::ContDef)
       comment(N->Comment);
@@ -678,11 +681,7 @@ void CoroLowering::keepJoinCheckInSeries(unsigned Target, const Ctx &C) {
 void CoroLowering::lowerJoinBody(unsigned Target, CoList &OutList, const Ctx &C) {
   const ContDefNode &J = *F.Conts[Target];
   const JoinState &S = Joins[Target];
-  if (!J.Comment.empty()) { // the comments before the continuation's definition
-    CoStmt Comment;
-    Comment.Text = J.Comment;
-    OutList.push_back(std::move(Comment));
-  }
+  pushComment(OutList, J.Comment); // the comments before the continuation's definition
   if (!Values && !S.ErrorAsValue && S.Leading.K == ErrorHandling::Kind::Propagate)
     lowerSeq(S.Leading.Rest, OutList, C);
   else

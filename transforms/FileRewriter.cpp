@@ -221,7 +221,6 @@ bool Rewriter::replace(SourceRange R, const std::string &With) {
   return replaceOffsets(Off->first, Off->second, With);
 }
 
-/// The return type becomes the style's; the handler parameter goes.
 /// The offset of the first character at or after \p Pos in \p Buf that is
 /// neither whitespace nor inside a comment.
 static unsigned skipBlanksAndComments(StringRef Buf, unsigned Pos) {
@@ -242,6 +241,7 @@ static unsigned skipBlanksAndComments(StringRef Buf, unsigned Pos) {
   return Pos;
 }
 
+/// The return type becomes the style's; the handler parameter goes.
 bool Rewriter::editSignature(const FunctionDecl *D, const std::string &ReturnType) {
   SourceRange RT = D->getReturnTypeSourceRange();
   if (RT.isInvalid() || !replace(RT, ReturnType)) {
