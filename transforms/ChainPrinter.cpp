@@ -155,6 +155,11 @@ private:
     /// The chain a join's body becomes the next step of; null to build one
     /// (headed by the `if`, as an immediately invoked lambda).
     ChainBuild *JoinInto = nullptr;
+    /// Whether a chain returned here becomes a spelt type (the function's,
+    /// a lambda's `-> future<T>`) or is the one exit of a step (whose
+    /// `.then` takes what it returns): a future chain may then be fused
+    /// (make_future_chain), whose type is its own until it converts.
+    bool Typed = false;
   };
 
   std::string lowerSeq(const std::vector<const Node *> &Nodes, const Ctx &C);
@@ -164,7 +169,9 @@ private:
   std::string lowerJump(const JumpNode &J, const Ctx &C);
   std::string errorAsValueReason(const ContDefNode &J, const JoinPlan::Join &Plan) const;
   /// `return Head.then(...)...;` with a `.then` per step of the chain.
-  std::string returnChain(const std::string &Head, Step First);
+  /// \p Fuse: Head is make_future of a leaf call, whose chain may be one
+  /// state (make_future_chain) when it has steps.
+  std::string returnChain(const std::string &Head, Step First, bool Fuse = false);
   std::string renderStep(Step &St, ChainBuild &Chain);
   std::string returnValue(const Ctx &C, const std::string &Value);
   /// A's promise (future); \p MoreArgs (", on_error(...)") goes after the
@@ -310,6 +317,7 @@ std::string ChainLowering::combinatorHead(const Combinator &K, const std::string
   Ctx Root;
   Root.OutType = ResultType;
   Root.Wrap = true;
+  Root.Typed = true;
   std::string Body = lowerSeq(nodesOf(K.Body), Root);
   std::string Prefix = statePrefix(CurScope);
   leaveBranch(Saved);
@@ -655,7 +663,7 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
     C.Flatten->Queue.push_back(std::move(Next));
     return "return " + Head + ";\n";
   }
-  return returnChain(Head, std::move(Next));
+  return returnChain(Head, std::move(Next), !S.IsPromise && C.Typed && M == Mode::Propagate && isLeafHead(A));
 }
 
 std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep) {
@@ -692,6 +700,7 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
       // No chain to continue: the `if` becomes the head of one.
       Arm.OutType = J.Cont.HasValueParam && J.Cont.Value != NoVar ? valueTypeOf(J.Cont.Value) : "";
       Arm.Wrap = true;
+      Arm.Typed = true;
     }
   }
   Ctx ThenCtx = Arm, ElseCtx = Arm;
@@ -796,6 +805,7 @@ std::string ChainLowering::lowerLoop(const LoopNode &L) {
   Ctx Root;
   Root.OutType = ResultType;
   Root.Wrap = true;
+  Root.Typed = true;
   std::string Body = lowerSeq(nodesOf(L.Body), Root);
   std::string Prefix = statePrefix(CurScope);
   Names.pop();
@@ -866,6 +876,10 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
   bool Known = false;
   C.OutType = outTypeOf(St.Nodes, Known);
   C.Wrap = E.Promises > 0 && E.Values > 0;
+  // Several chains returned (the arms of an `if`): a future step spells its
+  // type, so that each arm's chain may be fused and converts to it.
+  const bool SpellFuture = !S.IsPromise && !C.Wrap && E.Promises > 1 && Known;
+  C.Typed = C.Wrap || SpellFuture || E.Promises + E.Values <= 1;
   std::string Body = (St.Comment.empty() ? "" : St.Comment + "\n") + lowerSeq(St.Nodes, C);
   Names.pop();
   // A `return;` that ends the lambda says nothing.
@@ -875,7 +889,7 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
     Body.erase(Body.size() - 8);
 
   std::string Ret;
-  if (C.Wrap)
+  if (C.Wrap || SpellFuture)
     Ret = " -> " + S.type(C.OutType);
   else if (E.Promises == 0 && Known && !C.OutType.empty())
     Ret = " -> " + C.OutType; // also when every exit fails: the step still yields a T
@@ -967,11 +981,12 @@ std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, b
   return "";
 }
 
-std::string ChainLowering::returnChain(const std::string &Head, Step First) {
+std::string ChainLowering::returnChain(const std::string &Head, Step First, bool Fuse) {
   ChainBuild Chain;
   Chain.Id = NextChain++;
   Chain.Queue.push_back(std::move(First));
   std::string Out = "return " + Head;
+  bool HasSteps = false;
   std::string Folded; // the comments of steps left out, after the statement
   Path Saved = Cur;
   unsigned Index = 0;
@@ -997,8 +1012,14 @@ std::string ChainLowering::returnChain(const std::string &Head, Step First) {
       }
     }
     Out += "\n.then(" + renderStep(St, Chain) + ")";
+    HasSteps = true;
   }
   Cur = Saved;
+  // A future chain with steps, made where it is returned whole: one state
+  // for the chain (runtime/include/asyncshift/future_chain.hpp).
+  static const std::string MakeFuture = "return asyncshift::make_future";
+  if (Fuse && HasSteps && Out.compare(0, MakeFuture.size(), MakeFuture) == 0)
+    Out.insert(MakeFuture.size(), "_chain");
   return Out + ";\n" + Folded;
 }
 
@@ -1020,6 +1041,7 @@ std::optional<PrintedFunction> ChainLowering::run() {
     Ctx Root;
     Root.OutType = ResultType;
     Root.Wrap = true;
+    Root.Typed = true;
     return lowerSeq(nodesOf(F.Body), Root);
   };
 

@@ -7,6 +7,7 @@
 #include "asyncshift/error.hpp"
 #include "asyncshift/fanout.hpp"
 #include "asyncshift/future.hpp"
+#include "asyncshift/future_chain.hpp"
 #include "asyncshift/loop.hpp"
 #include "asyncshift/on_error.hpp"
 #include "asyncshift/promise.hpp"

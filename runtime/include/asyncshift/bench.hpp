@@ -18,6 +18,7 @@
 #include "asyncshift/fake.hpp"
 #include "asyncshift/fanout.hpp"
 #include "asyncshift/future.hpp"
+#include "asyncshift/future_chain.hpp"
 #include "asyncshift/loop.hpp"
 #include "asyncshift/promise.hpp"
 #include "asyncshift/promisify.hpp"

@@ -48,13 +48,19 @@ namespace asyncshift {
 
 template <class T = void>
 class future;
+template <class T0, class Start, class G0, class... Fs>
+class future_chain;
 
 namespace detail {
 
+/// A future, or a fused chain that becomes one where it is used
+/// (future_chain.hpp): a handler may return either.
 template <class T>
 struct is_future : std::false_type {};
 template <class T>
 struct is_future<future<T>> : std::true_type {};
+template <class T0, class Start, class G0, class... Fs>
+struct is_future<future_chain<T0, Start, G0, Fs...>> : std::true_type {};
 
 template <class R>
 struct future_of {
@@ -63,6 +69,10 @@ struct future_of {
 template <class U>
 struct future_of<future<U>> {
   using type = future<U>;
+};
+template <class T0, class Start, class G0, class... Fs>
+struct future_of<future_chain<T0, Start, G0, Fs...>> {
+  using type = future<typename future_chain<T0, Start, G0, Fs...>::value_type>;
 };
 template <class R>
   requires op_result<R>::value

@@ -108,7 +108,7 @@ void save(int key, bool twice, asyncshift::callback<int> done) {
 // FUTURE-NEXT: int old{};
 // FUTURE-NEXT: };
 // FUTURE-NEXT: auto state = asyncshift::make_shared_state<save_state>();
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int old) {
 // FUTURE-NEXT: state->old = old;

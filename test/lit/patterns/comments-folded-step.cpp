@@ -93,7 +93,7 @@ void fetch(int key, asyncshift::callback<int> done) {
 // PROMISE-NEXT: }
 
 // FUTURE-LABEL: asyncshift::future<> store(int key) {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int old) {
 // FUTURE-NEXT: return asyncshift::promisify(

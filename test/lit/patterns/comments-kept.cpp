@@ -101,7 +101,7 @@ void save(int key, asyncshift::callback<int> done) {
 // FUTURE-NEXT: auto state = asyncshift::make_shared_state<save_state>();
 // FUTURE-NEXT: // Read first: the write depends on the old value.
 // FUTURE-NEXT: int base = compute(key); // a local base
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int old) {
 // FUTURE-NEXT: state->old = old;

@@ -61,7 +61,7 @@ void get(int key, asyncshift::callback<int> done) {
 // PROMISE-NEXT: }
 
 // FUTURE-LABEL: asyncshift::future<int> get(int key) {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) -> int {
 // FUTURE-NEXT: int v_2 = v;

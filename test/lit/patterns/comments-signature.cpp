@@ -90,7 +90,7 @@ void copy_twice(int key, // the key to copy
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<int> copy_twice(int key // the key to copy
 // FUTURE-NEXT: ) {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) {
 // FUTURE-NEXT: return asyncshift::promisify<int>(

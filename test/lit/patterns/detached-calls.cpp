@@ -129,12 +129,12 @@ int main() {
 // PROMISE: step(2).then_callback(cb);
 
 // FUTURE-LABEL: asyncshift::future<int> step(int key) {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) -> int { return v + 1; });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<> refresh(int key) {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) {
 // FUTURE-NEXT: return asyncshift::promisify(
@@ -142,7 +142,7 @@ int main() {
 // FUTURE-NEXT: });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<int> handle(int key) {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) -> int {
 // FUTURE-NEXT: refresh(v).then_callback([](asyncshift::error) {});

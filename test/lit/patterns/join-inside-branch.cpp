@@ -121,7 +121,7 @@ void store(bool fresh, bool cached, int id, asyncshift::callback<int> done) {
 // FUTURE-NEXT: if (cached) {
 // FUTURE-NEXT: return asyncshift::make_ready_future_of<int>(0);
 // FUTURE-NEXT: } else {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(id, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int value) -> int { return value; });
 // FUTURE-NEXT: }

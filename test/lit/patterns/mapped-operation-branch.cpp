@@ -251,7 +251,7 @@ void logged_sizes(int n, asyncshift::callback<std::vector<std::size_t>> done) {
 // FUTURE-NEXT: return asyncshift::when_all(
 // FUTURE-NEXT: static_cast<std::size_t>(n),
 // FUTURE-NEXT: [=](std::size_t i) -> asyncshift::future<std::size_t> {
-// FUTURE-NEXT: return asyncshift::make_future<std::string>([&](auto cb) {
+// FUTURE-NEXT: return asyncshift::make_future_chain<std::string>([&](auto cb) {
 // FUTURE-NEXT: fetch("page/" + std::to_string(i), std::move(cb));
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](std::string body) -> std::size_t {

@@ -53,6 +53,6 @@ void store_if_small(int key, asyncshift::callback<int> done) {
 // FUTURE-NEXT: if (v_2 > 3) {
 // FUTURE-NEXT: return asyncshift::make_ready_future_of<int>(v_2);
 // FUTURE-NEXT: }
-// FUTURE-NEXT: return asyncshift::make_future(
+// FUTURE-NEXT: return asyncshift::make_future_chain(
 // FUTURE-NEXT: [&](auto cb) { write_int(key, v_2, std::move(cb)); })
 // FUTURE-NEXT: .then([=]() -> int { return v_2 + 1; });

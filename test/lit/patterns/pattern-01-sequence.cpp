@@ -91,7 +91,7 @@ void sum_three(asyncshift::callback<int> done) {
 // FUTURE-NEXT: int b{};
 // FUTURE-NEXT: };
 // FUTURE-NEXT: auto state = asyncshift::make_shared_state<sum_three_state>();
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int a) {
 // FUTURE-NEXT: state->a = a;

@@ -137,7 +137,7 @@ void transfer_logged(connection conn, int from, int to, asyncshift::callback<> d
 // PROMISE-NEXT: }
 
 // FUTURE-LABEL: asyncshift::future<> transfer(connection conn, int from, int to) {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(from, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int balance) {
 // FUTURE-NEXT: return asyncshift::promisify(

@@ -105,7 +105,7 @@ void maybe_flush(bool dirty, asyncshift::callback<> done) {
 // FUTURE-NEXT: if (cached) {
 // FUTURE-NEXT: return asyncshift::make_ready_future_of<int>(0);
 // FUTURE-NEXT: } else {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) -> int { return v * 2; });
 // FUTURE-NEXT: }

@@ -104,7 +104,7 @@ void open_or_create(bool exists, int id, asyncshift::callback<int> done) {
 // FUTURE-NEXT: if (exists) {
 // FUTURE-NEXT: return asyncshift::make_ready_future_of<int>(id);
 // FUTURE-NEXT: } else {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(id, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int created) -> int { return created + 1; });
 // FUTURE-NEXT: }

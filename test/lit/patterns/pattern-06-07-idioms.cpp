@@ -240,7 +240,7 @@ void count_up(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: if (i == n) {
 // FUTURE-NEXT: return asyncshift::make_ready_future_of<int>(total);
 // FUTURE-NEXT: }
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(i, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) { return self(self, i + 1, total + v); });
 // FUTURE-NEXT: };

@@ -187,7 +187,7 @@ void fan(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: return asyncshift::each_series(
 // FUTURE-NEXT: static_cast<std::size_t>(n),
 // FUTURE-NEXT: [=](std::size_t i) -> asyncshift::future<> {
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) {
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>([&](auto cb) {
 // FUTURE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int v) {
@@ -207,7 +207,7 @@ void fan(int n, asyncshift::callback<int> done) {
 // FUTURE-NEXT: };
 // FUTURE-NEXT: auto branch_state =
 // FUTURE-NEXT: asyncshift::make_shared_state<fan_branch_state>();
-// FUTURE-NEXT: return asyncshift::make_future<int>([&](auto cb) {
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>([&](auto cb) {
 // FUTURE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=](int v) {

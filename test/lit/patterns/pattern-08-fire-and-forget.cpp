@@ -56,7 +56,7 @@ void save(connection conn, int v, asyncshift::callback<> done) {
 // PROMISE-NEXT: }
 
 // FUTURE-LABEL: asyncshift::future<> save(connection conn, int v) {
-// FUTURE-NEXT: return asyncshift::make_future(
+// FUTURE-NEXT: return asyncshift::make_future_chain(
 // FUTURE-NEXT: [&](auto cb) { write_int(1, v, std::move(cb)); })
 // FUTURE-NEXT: .then([=] {
 // FUTURE-NEXT: conn.send("saved", [](asyncshift::error) {});

@@ -83,7 +83,7 @@ void twice(asyncshift::callback<int> done) {
 // FUTURE-NEXT: int total{};
 // FUTURE-NEXT: };
 // FUTURE-NEXT: auto state = asyncshift::make_shared_state<twice_state>();
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) {
 // FUTURE-NEXT: state->total = v;

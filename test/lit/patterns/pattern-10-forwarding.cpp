@@ -103,7 +103,7 @@ void store_then_flush(int key, asyncshift::callback<> done) {
 // FUTURE-NEXT: [&](auto cb) { write_int(key, v, std::move(cb)); });
 // FUTURE-NEXT: }
 // FUTURE-LABEL: asyncshift::future<int> double_read(int key) {
-// FUTURE-NEXT: return asyncshift::make_future<int>(
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // FUTURE-NEXT: .then([=](int v) {
 // FUTURE-NEXT: return asyncshift::promisify<int>(

@@ -1,0 +1,287 @@
+// make_future_chain: a chain of future continuations in one state. It must
+// mean what the same chain of future::then means (values, returned futures and
+// operations, errors, cleanups, lifetimes), with one allocation for the chain.
+#include "counted.hpp"
+#include "timed_ops.hpp"
+
+#include <asyncshift/future_chain.hpp>
+#include <asyncshift/loop.hpp>
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace asyncshift;
+using asyncshift::test::counted;
+using asyncshift::test::failing_op_after;
+using asyncshift::test::live_objects;
+using asyncshift::test::ms;
+using asyncshift::test::op_after;
+
+namespace {
+
+/// The outcome of \p f, once the loop has run.
+struct outcome {
+  bool done = false;
+  error err;
+  std::string value;
+};
+
+template <class T>
+void watch(future<T> f, outcome& out) {
+  std::move(f).then_callback([&out](error e, auto... v) {
+    out.done = true;
+    out.err = std::move(e);
+    if constexpr (sizeof...(v) == 1) out.value = std::to_string(v...);
+  });
+}
+void watch(future<> f, outcome& out) {
+  std::move(f).then_callback([&out](error e) {
+    out.done = true;
+    out.err = std::move(e);
+  });
+}
+
+} // namespace
+
+TEST(future_chain, values_operations_and_futures_flow_through_the_steps_in_order) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::string> trace;
+  future<int> f = make_future_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); })
+                      .then([&](int v) {
+                        trace.push_back("op " + std::to_string(v));
+                        return promisify<int>([&l, v](auto cb) { op_after(l, ms, v + 1, std::move(cb)); });
+                      })
+                      .then([&](int v) {
+                        trace.push_back("value " + std::to_string(v));
+                        return v * 10;
+                      })
+                      .then([&](int v) {
+                        trace.push_back("nothing " + std::to_string(v));
+                      })
+                      .then([&] {
+                        trace.push_back("future");
+                        return make_future<int>([&](auto cb) { op_after(l, ms, 7, std::move(cb)); });
+                      })
+                      .then([&](int v) { return make_ready_future(v + 1); });
+  outcome out;
+  watch(std::move(f), out);
+  EXPECT_TRUE(trace.empty()) << "the first operation has not completed";
+  l.run();
+  EXPECT_EQ(trace, (std::vector<std::string>{"op 1", "value 2", "nothing 20", "future"}));
+  ASSERT_TRUE(out.done);
+  EXPECT_FALSE(out.err);
+  EXPECT_EQ(out.value, "8");
+}
+
+TEST(future_chain, a_chain_of_synchronous_steps_is_ready_when_it_is_made) {
+  future<int> f = make_future_chain<int>([](auto cb) { cb({}, 2); })
+                      .then([](int v) { return promisify<int>([v](auto cb) { cb({}, v * 3); }); })
+                      .then([](int v) { return v + 1; });
+  ASSERT_TRUE(f.is_ready());
+  EXPECT_EQ(std::move(f).get(), 7);
+}
+
+TEST(future_chain, the_chain_is_one_allocation_where_thens_make_one_per_step) {
+  loop l(clock_kind::virtual_time);
+  auto chain_of = [&](auto make) {
+    const auto before = detail::memory_snapshot().allocs;
+    future<int> f = make();
+    const auto made = detail::memory_snapshot().allocs - before;
+    outcome out;
+    watch(std::move(f), out);
+    l.run();
+    EXPECT_EQ(out.value, "3");
+    return made;
+  };
+  auto step = [](int v) { return promisify<int>([v](auto cb) { cb({}, v + 1); }); };
+  const auto fused = chain_of([&] {
+    return future<int>(make_future_chain<int>([&](auto cb) { op_after(l, ms, 0, std::move(cb)); }).then(step).then(step).then(step));
+  });
+  const auto thens = chain_of([&] {
+    return make_future<int>([&](auto cb) { op_after(l, ms, 0, std::move(cb)); }).then(step).then(step).then(step);
+  });
+  // Both count the first operation's timer; the steps' operations complete at once.
+  EXPECT_EQ(fused, 1 + 1) << "the chain's state";
+  EXPECT_EQ(thens, 1 + 4) << "make_future's state and three then states";
+}
+
+TEST(future_chain, an_error_skips_the_remaining_steps_and_destroys_them_at_once) {
+  counted::reset();
+  loop l(clock_kind::virtual_time);
+  int ran = 0;
+  future<int> f = make_future_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); })
+                      .then([&](int) { return promisify<int>([&l](auto cb) { failing_op_after(l, ms, "disk full", std::move(cb)); }); })
+                      .then([&, c = counted(1)](int v) {
+                        ++ran;
+                        return v;
+                      })
+                      .then([&, c = counted(2)](int v) {
+                        ++ran;
+                        return v;
+                      });
+  outcome out;
+  watch(std::move(f), out);
+  EXPECT_EQ(counted::active(), 2);
+  l.run();
+  EXPECT_EQ(ran, 0);
+  EXPECT_EQ(counted::active(), 0);
+  ASSERT_TRUE(out.done);
+  EXPECT_EQ(out.err.message(), "disk full");
+}
+
+TEST(future_chain, each_handler_is_destroyed_as_soon_as_it_has_run) {
+  counted::reset();
+  loop l(clock_kind::virtual_time);
+  std::vector<int> alive;
+  future<> f = make_future_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); })
+                   .then([&, c = counted(1)](int v) {
+                     return promisify<int>([&l, v](auto cb) { op_after(l, ms, v, std::move(cb)); });
+                   })
+                   .then([&, c = counted(2)](int) { alive.push_back(static_cast<int>(counted::active())); });
+  outcome out;
+  watch(std::move(f), out);
+  l.run();
+  EXPECT_EQ(alive, std::vector<int>{1}) << "the first handler went when its operation started";
+  EXPECT_EQ(counted::active(), 0);
+  EXPECT_TRUE(out.done);
+}
+
+TEST(future_chain, a_handler_that_throws_fails_the_chain) {
+  loop l(clock_kind::virtual_time);
+  bool later = false;
+  future<int> f = make_future_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); })
+                      .then([](int) -> int { throw std::runtime_error("bad row"); })
+                      .then([&](int v) {
+                        later = true;
+                        return v;
+                      });
+  outcome out;
+  watch(std::move(f), out);
+  l.run();
+  EXPECT_FALSE(later);
+  EXPECT_EQ(out.err.message(), "bad row");
+}
+
+TEST(future_chain, a_start_that_throws_fails_the_chain) {
+  future<int> f = make_future_chain<int>([](auto) -> void { throw std::runtime_error("no socket"); }).then([](int v) { return v; });
+  ASSERT_TRUE(f.is_ready());
+  EXPECT_EQ(f.get_error().message(), "no socket");
+}
+
+TEST(future_chain, cleanups_run_inline_before_the_failure_and_only_for_their_own_operation) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::string> order;
+  future<> f = make_future_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); },
+                                      on_error([&] { order.push_back("first cleanup"); }))
+                   .then([&](int) {
+                     return promisify<int>([&l](auto cb) { failing_op_after(l, ms, "second failed", std::move(cb)); },
+                                           on_error([&](const error& e) { order.push_back("second cleanup: " + e.message()); }));
+                   })
+                   .then([&](int) { order.push_back("never"); });
+  std::move(f).then_callback([&](error e) { order.push_back("failed: " + e.message()); });
+  l.run();
+  EXPECT_EQ(order, (std::vector<std::string>{"second cleanup: second failed", "failed: second failed"}));
+}
+
+TEST(future_chain, the_first_operations_cleanup_runs_when_it_fails) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::string> order;
+  future<int> f = make_future_chain<int>([&](auto cb) { failing_op_after(l, ms, "put failed", std::move(cb)); },
+                                         on_error([&] { order.push_back("cleanup"); }))
+                      .then([](int v) { return v; });
+  std::move(f).then_callback([&](error e, int) { order.push_back("failed: " + e.message()); });
+  l.run();
+  EXPECT_EQ(order, (std::vector<std::string>{"cleanup", "failed: put failed"}));
+}
+
+TEST(future_chain, a_handler_may_return_another_chain_without_naming_its_type) {
+  loop l(clock_kind::virtual_time);
+  future<std::string> f = make_future_chain<int>([&](auto cb) { op_after(l, ms, 4, std::move(cb)); })
+                              .then([&](int v) {
+                                return make_future_chain<int>([&l, v](auto cb) { op_after(l, ms, v, std::move(cb)); })
+                                    .then([](int w) { return std::to_string(w * 2); });
+                              })
+                              .then([](std::string s) { return s + "!"; });
+  std::string got;
+  std::move(f).then_callback([&](error e, std::string s) {
+    EXPECT_FALSE(e);
+    got = s;
+  });
+  l.run();
+  EXPECT_EQ(got, "8!");
+  // and so may a future::then handler
+  future<int> g = make_ready_future(1).then([](int v) { return make_future_chain<int>([v](auto cb) { cb({}, v); }).then([](int w) { return w + 1; }); });
+  EXPECT_EQ(std::move(g).get(), 2);
+}
+
+TEST(future_chain, when_all_over_chains_joins_them) {
+  loop l(clock_kind::virtual_time);
+  auto all = when_all(3, [&](std::size_t i) {
+    return make_future_chain<int>([&l, i](auto cb) { op_after(l, ms, static_cast<int>(i), std::move(cb)); }).then([](int v) { return v * 10; });
+  });
+  std::vector<int> got;
+  std::move(all).then_callback([&](error e, std::vector<int> v) {
+    EXPECT_FALSE(e);
+    got = std::move(v);
+  });
+  l.run();
+  EXPECT_EQ(got, (std::vector<int>{0, 10, 20}));
+}
+
+TEST(future_chain, an_abandoned_operation_frees_the_chain_and_its_handlers) {
+  counted::reset();
+  const auto before = live_objects();
+  {
+    callback<int> kept;
+    future<int> f = make_future_chain<int>([&](callback<int> cb) { kept = cb; })
+                        .then([c = counted(1)](int v) { return v; })
+                        .then([c = counted(2)](int v) { return v; });
+    bool called = false;
+    std::move(f).then_callback([&](error, int) { called = true; });
+    EXPECT_EQ(counted::active(), 2);
+    kept = nullptr; // the operation drops its callback without calling it
+    EXPECT_FALSE(called) << "an abandoned future's continuation is never called, as in callback style";
+  }
+  EXPECT_EQ(counted::active(), 0);
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(future_chain, a_value_moves_along_the_chain_without_copies) {
+  counted::reset();
+  {
+    loop l(clock_kind::virtual_time);
+    future<> f = make_future_chain<counted>([&](callback<counted> cb) { l.set_timeout(ms, [cb] { cb({}, counted(1)); }); })
+                     .then([](counted c) { return c; })
+                     .then([](counted&& c) { return make_ready_future(std::move(c)); })
+                     .then([](const counted& c) { EXPECT_EQ(c.id, 1); });
+    outcome out;
+    watch(std::move(f), out);
+    l.run();
+    EXPECT_TRUE(out.done);
+  }
+  EXPECT_EQ(counted::copy_constructions, 0);
+  EXPECT_EQ(counted::active(), 0);
+}
+
+TEST(future_chain, a_cleanup_that_cancels_its_operation_sees_it_complete_once_and_that_outcome_wins) {
+  loop l(clock_kind::virtual_time);
+  callback<int> op;
+  int cleanups = 0;
+  future<int> f = make_future_chain<int>(
+                      [&](callback<int> cb) {
+                        op = cb;
+                        throw std::runtime_error("start failed");
+                      },
+                      on_error([&] {
+                        ++cleanups;
+                        callback<int> cancel = std::move(op);
+                        cancel({}, 7);
+                      }))
+                      .then([](int v) { return v + 1; });
+  EXPECT_EQ(cleanups, 1);
+  ASSERT_TRUE(f.is_ready());
+  EXPECT_EQ(std::move(f).get(), 8);
+}
