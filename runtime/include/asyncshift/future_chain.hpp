@@ -100,40 +100,48 @@ struct chain_types<T, F, Fs...> {
   using cleanups = typename prepend_cleanup<typename rest::cleanups>::type;
 };
 
-/// Room for an object that lives for part of its owner's life.
-template <class F>
-union manual_slot {
-  manual_slot() noexcept {}
-  ~manual_slot() {}
+/// Handler I of a chain, and then, once it has run, the cleanup of the
+/// operation it returned (which is started after the handler is gone).
+template <class F, class Room>
+union step_slot {
+  step_slot() noexcept {}
+  ~step_slot() {}
   F f;
+  Room room;
 };
 
 /// The cleanup of an operation in flight (nothing for an operation without one).
 template <class G>
 struct chain_cleanup_room {
-  bool alive = false;
-  manual_slot<G> g;
+  chain_cleanup_room() noexcept {}
+  ~chain_cleanup_room() {} // drop() destroys the cleanup
 
   template <class H>
   void put(H&& h) {
-    ::new (static_cast<void*>(std::addressof(g.f))) G(static_cast<H&&>(h));
+    ::new (static_cast<void*>(std::addressof(g))) G(static_cast<H&&>(h));
     alive = true;
   }
   void fail(error& e) noexcept {
     if (!alive) return;
     alive = false; // spent before it runs (it may cancel, and fail again)
-    run_cleanup(g.f, e);
-    g.f.~G();
+    run_cleanup(g, e);
+    g.~G();
   }
   void drop() noexcept {
     if (alive) {
       alive = false;
-      g.f.~G();
+      g.~G();
     }
   }
+
+  bool alive = false;
+  union {
+    G g;
+  };
 };
 template <>
 struct chain_cleanup_room<void> {
+  chain_cleanup_room() noexcept {}
   void fail(error&) noexcept {}
   void drop() noexcept {}
 };
@@ -143,13 +151,51 @@ void for_each_index(std::index_sequence<I...>, F&& f) {
   (f(std::integral_constant<std::size_t, I>{}), ...);
 }
 
+/// The callback handler of the operation that completes step I of chain
+/// \p Chain (value T): a base of the chain's state, so that the state is a
+/// fixed offset away.
+template <class Chain, std::size_t I, class T>
+struct chain_sink : handler_for<T> {
+  chain_sink() noexcept : handler_for<T>{&ops} {}
+
+  static Chain* chain(handler_for<T>* h) noexcept { return static_cast<Chain*>(static_cast<chain_sink*>(h)); }
+
+  template <class... V>
+  static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
+    Chain* s = chain(h);
+    if (s->at_ != I) return; // a second call (a bug; asserted in callback)
+    if (e) [[unlikely]]
+      return s->template fail<I>(std::move(e));
+    s->template cleanups_at<I>().drop();
+    s->template arrive<I>(static_cast<V&&>(v)...);
+  }
+  template <class... V>
+  static void on_value(handler_for<T>* h, V&&... v) {
+    Chain* s = chain(h);
+    if (s->at_ != I) return;
+    s->template cleanups_at<I>().drop();
+    s->template arrive<I>(static_cast<V&&>(v)...);
+  }
+  static void destroy(handler_for<T>* h) noexcept { chain(h)->release(); }
+  static constexpr handler_ops_for<T> ops = future_state_ops<T, chain_sink>(&destroy);
+};
+
+template <class Chain, class Indices, class Values>
+struct chain_sinks;
+template <class Chain, std::size_t... I, class... T>
+struct chain_sinks<Chain, std::index_sequence<I...>, type_list<T...>> : chain_sink<Chain, I, T>... {};
+
 /// The state of a fused chain: the future<U> of its end, the handlers still
 /// to run, and one callback handler per operation (the one that completes
 /// step I delivers to sink I: an operation's callback may still be alive,
 /// being destroyed by its op, while the next step's operation starts).
 template <class T0, class G0, class... Fs>
-class chain_fstate final : public future_state<typename type_at<sizeof...(Fs), typename chain_types<T0, Fs...>::values>::type> {
+class chain_fstate final
+    : public future_state<typename type_at<sizeof...(Fs), typename chain_types<T0, Fs...>::values>::type>,
+      private chain_sinks<chain_fstate<T0, G0, Fs...>, std::make_index_sequence<sizeof...(Fs) + 1>,
+                          typename chain_types<T0, Fs...>::values> {
   static constexpr std::size_t N = sizeof...(Fs);
+  static_assert(N < 250, "a chain of at most 249 steps (at_ counts them in a byte)");
   using types = chain_types<T0, Fs...>;
   template <std::size_t I>
   using value_t = typename type_at<I, typename types::values>::type;
@@ -165,56 +211,36 @@ class chain_fstate final : public future_state<typename type_at<sizeof...(Fs), t
   template <std::size_t I>
   using handler_t = typename type_at<I, type_list<Fs...>>::type;
 
+  template <std::size_t I>
+  using sink = chain_sink<chain_fstate, I, value_t<I>>;
+  template <class, std::size_t, class>
+  friend struct chain_sink;
+
 public:
   using result_type = value_t<N>;
   using base = future_state<result_type>;
-
-  /// The callback handler of the operation whose value is T_I.
-  template <std::size_t I>
-  struct sink : handler_for<value_t<I>> {
-    chain_fstate* self;
-
-    sink() noexcept : handler_for<value_t<I>>{&ops} {}
-
-    template <class... V>
-    static void on_callback(handler_for<value_t<I>>* h, error&& e, V&&... v) {
-      chain_fstate* s = static_cast<sink*>(h)->self;
-      if (s->at_ != I) return; // a second call (a bug; asserted in callback)
-      if (e) [[unlikely]]
-        return s->template fail<I>(std::move(e));
-      s->template cleanups_at<I>().drop();
-      s->template arrive<I>(static_cast<V&&>(v)...);
-    }
-    template <class... V>
-    static void on_value(handler_for<value_t<I>>* h, V&&... v) {
-      chain_fstate* s = static_cast<sink*>(h)->self;
-      if (s->at_ != I) return;
-      s->template cleanups_at<I>().drop();
-      s->template arrive<I>(static_cast<V&&>(v)...);
-    }
-    static void destroy(handler_for<value_t<I>>* h) noexcept { static_cast<sink*>(h)->self->release(); }
-    static constexpr handler_ops_for<value_t<I>> ops = future_state_ops<value_t<I>, sink>(&destroy);
-  };
 
   template <class... H, class G>
   chain_fstate(std::tuple<H...>&& handlers, G* cleanup) : base(&ops_) {
     std::apply([&](auto&&... h) { construct_handlers(std::index_sequence_for<Fs...>{}, static_cast<decltype(h)&&>(h)...); },
                std::move(handlers));
     if constexpr (!std::is_void_v<G0>) cleanups_at<0>().put(std::move(*cleanup));
-    for_each_index(std::make_index_sequence<N + 1>{}, [&](auto i) { std::get<i>(sinks_).self = this; });
   }
   ~chain_fstate() {
     for_each_index(std::index_sequence_for<Fs...>{}, [&](auto i) {
-      if (i >= handlers_from_) std::get<i>(handlers_).f.~handler_t<i>();
+      if (i >= handlers_from_)
+        std::get<i>(handlers_).f.~handler_t<i>();
+      else
+        std::get<i>(handlers_).room.drop();
     });
-    for_each_index(std::make_index_sequence<N + 1>{}, [&](auto i) { cleanups_at<i>().drop(); });
+    head_cleanup_.drop();
   }
 
   /// Starts the operation of step I with a callback to sink I.
   template <std::size_t I, class Start>
   void start(Start& start) {
     using T = value_t<I>;
-    sink<I>& k = std::get<I>(sinks_);
+    sink<I>& k = *this;
     k.refs = 1;
     this->add_ref(); // the callback's
     at_ = I;
@@ -236,17 +262,29 @@ private:
     (::new (static_cast<void*>(std::addressof(std::get<I>(handlers_).f))) handler_t<I>(static_cast<H&&>(h)), ...);
   }
 
+  /// The cleanup room of the operation that completes step I: the first
+  /// operation's own, then each in the slot of the handler that returned it.
   template <std::size_t I>
   auto& cleanups_at() noexcept {
-    return std::get<I>(cleanups_);
+    if constexpr (I == 0)
+      return head_cleanup_;
+    else
+      return std::get<I - 1>(handlers_).room;
   }
 
   /// Destroys the handlers that have not run (they never will).
   void drop_remaining_handlers() noexcept {
     for_each_index(std::index_sequence_for<Fs...>{}, [&](auto i) {
-      if (i >= handlers_from_) std::get<i>(handlers_).f.~handler_t<i>();
+      if (i >= handlers_from_) to_room<i>();
     });
     handlers_from_ = N;
+  }
+  /// Handler I goes; an empty cleanup room takes its place.
+  template <std::size_t I>
+  void to_room() noexcept {
+    auto& slot = std::get<I>(handlers_);
+    slot.f.~handler_t<I>();
+    ::new (static_cast<void*>(std::addressof(slot.room))) room_t<I + 1>();
   }
 
   /// The operation of step I failed: its cleanup first, then the chain fails.
@@ -317,7 +355,7 @@ private:
   template <std::size_t I>
   void drop_handler() noexcept {
     if (handlers_from_ == I) {
-      std::get<I>(handlers_).f.~handler_t<I>();
+      to_room<I>();
       handlers_from_ = I + 1;
     }
   }
@@ -375,22 +413,21 @@ private:
     return {};
   }
 
-  static void destroy(handler_for<result_type>* h) noexcept { pool_delete(static_cast<chain_fstate*>(h)); }
+  static void destroy(handler_for<result_type>* h) noexcept { pool_delete(static_cast<chain_fstate*>(static_cast<base*>(h))); }
   static constexpr handler_ops_for<result_type> ops_ = future_state_ops<result_type, base>(&destroy);
 
+  template <std::size_t I>
+  using room_t = chain_cleanup_room<cleanup_t<I>>;
   template <std::size_t... I>
-  static auto sinks_of(std::index_sequence<I...>) -> std::tuple<sink<I>...>;
-  template <std::size_t... I>
-  static auto cleanups_of(std::index_sequence<I...>) -> std::tuple<chain_cleanup_room<cleanup_t<I>>...>;
+  static auto slots_of(std::index_sequence<I...>) -> std::tuple<step_slot<handler_t<I>, room_t<I + 1>>...>;
 
   /// The step whose operation (or adopted future) may complete us; N + 1
   /// between steps and once settled.
-  std::size_t at_ = 0;
+  std::uint8_t at_ = 0;
   /// Handlers from this index on are alive.
-  std::size_t handlers_from_ = 0;
-  std::tuple<manual_slot<Fs>...> handlers_;
-  decltype(cleanups_of(std::make_index_sequence<N + 1>{})) cleanups_;
-  decltype(sinks_of(std::make_index_sequence<N + 1>{})) sinks_;
+  std::uint8_t handlers_from_ = 0;
+  room_t<0> head_cleanup_;
+  decltype(slots_of(std::index_sequence_for<Fs...>{})) handlers_;
   waiter waiter_;
 };
 
