@@ -158,7 +158,8 @@ template <class Chain, std::size_t I, class T>
 struct chain_sink : handler_for<T> {
   chain_sink() noexcept : handler_for<T>{&ops} {}
 
-  static Chain* chain(handler_for<T>* h) noexcept { return static_cast<Chain*>(static_cast<chain_sink*>(h)); }
+  /// (References, not pointers: a pointer cast would test for null first.)
+  static Chain* chain(handler_for<T>* h) noexcept { return &static_cast<Chain&>(static_cast<chain_sink&>(*h)); }
 
   template <class... V>
   static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
@@ -413,7 +414,7 @@ private:
     return {};
   }
 
-  static void destroy(handler_for<result_type>* h) noexcept { pool_delete(static_cast<chain_fstate*>(static_cast<base*>(h))); }
+  static void destroy(handler_for<result_type>* h) noexcept { pool_delete(&static_cast<chain_fstate&>(static_cast<base&>(*h))); }
   static constexpr handler_ops_for<result_type> ops_ = future_state_ops<result_type, base>(&destroy);
 
   template <std::size_t I>
