@@ -110,41 +110,15 @@ union step_slot {
   Room room;
 };
 
-/// The cleanup of an operation in flight (nothing for an operation without one).
-template <class G>
-struct chain_cleanup_room {
-  chain_cleanup_room() noexcept {}
-  ~chain_cleanup_room() {} // drop() destroys the cleanup
-
-  template <class H>
-  void put(H&& h) {
-    ::new (static_cast<void*>(std::addressof(g))) G(static_cast<H&&>(h));
-    alive = true;
-  }
-  void fail(error& e) noexcept {
-    if (!alive) return;
-    alive = false; // spent before it runs (it may cancel, and fail again)
-    run_cleanup(g, e);
-    g.~G();
-  }
-  void drop() noexcept {
-    if (alive) {
-      alive = false;
-      g.~G();
-    }
-  }
-
-  bool alive = false;
-  union {
-    G g;
-  };
-};
-template <>
-struct chain_cleanup_room<void> {
-  chain_cleanup_room() noexcept {}
+/// No cleanup: an operation returned without on_error.
+struct no_cleanup {
+  void put(no_cleanup) noexcept {}
   void fail(error&) noexcept {}
   void drop() noexcept {}
 };
+/// The cleanup of an operation in flight: a cleanup_slot (on_error.hpp), empty until it is put.
+template <class G>
+using chain_cleanup_room = std::conditional_t<std::is_void_v<G>, no_cleanup, cleanup_slot<G>>;
 
 template <std::size_t... I, class F>
 void for_each_index(std::index_sequence<I...>, F&& f) {
@@ -232,9 +206,8 @@ public:
       if (i >= handlers_from_)
         std::get<i>(handlers_).f.~handler_t<i>();
       else
-        std::get<i>(handlers_).room.drop();
+        std::get<i>(handlers_).room.~room_t<i + 1>();
     });
-    head_cleanup_.drop();
   }
 
   /// Starts the operation of step I with a callback to sink I.

@@ -13,6 +13,7 @@
 
 #include "asyncshift/error.hpp"
 
+#include <cassert>
 #include <type_traits>
 #include <utility>
 
@@ -52,6 +53,15 @@ template <class F>
 class cleanup_slot {
 public:
   explicit cleanup_slot(F f) : alive_(true) { ::new (static_cast<void*>(std::addressof(f_))) F(std::move(f)); }
+  /// An empty slot, for put (a fused future chain's room for the cleanup of its step's operation).
+  cleanup_slot() noexcept : alive_(false) {}
+  /// Puts a cleanup into an empty slot.
+  template <class G>
+  void put(G&& g) {
+    assert(!alive_ && "a cleanup put into a slot that holds one");
+    ::new (static_cast<void*>(std::addressof(f_))) F(static_cast<G&&>(g));
+    alive_ = true;
+  }
   cleanup_slot(const cleanup_slot&) = delete;
   cleanup_slot& operator=(const cleanup_slot&) = delete;
   ~cleanup_slot() { drop(); }
