@@ -37,6 +37,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -299,29 +300,42 @@ private:
         else
           return f();
       };
-      try {
-        if constexpr (std::is_void_v<R>) {
+      // Only the handler's own exceptions fail the chain here: what the
+      // steps after it throw (a consumer's callback) goes on to our caller.
+      auto failed = [this] { fail_chain(error_from_current_exception()); };
+      if constexpr (std::is_void_v<R>) {
+        try {
           call();
-          drop_handler<I>();
-          arrive<I + 1>();
-        } else if constexpr (is_future<std::remove_cvref_t<R>>::value) {
-          auto q = call();
-          drop_handler<I>();
-          adopt<I + 1>(std::move(q));
-        } else if constexpr (op_result<std::remove_cvref_t<R>>::value) {
-          auto op = call();
-          drop_handler<I>();
+        } catch (...) {
+          return failed();
+        }
+        drop_handler<I>();
+        arrive<I + 1>();
+      } else if constexpr (is_future<std::remove_cvref_t<R>>::value) {
+        future<value_t<I + 1>> q;
+        try {
+          q = call(); // a chain starts here, converting
+        } catch (...) {
+          return failed();
+        }
+        drop_handler<I>();
+        adopt<I + 1>(std::move(q));
+      } else {
+        std::optional<std::remove_cvref_t<R>> r;
+        try {
+          r.emplace(call());
+        } catch (...) {
+          return failed();
+        }
+        drop_handler<I>();
+        if constexpr (op_result<std::remove_cvref_t<R>>::value) {
           using G = cleanup_t<I + 1>;
-          if constexpr (!std::is_void_v<G>) cleanups_at<I + 1>().put(std::move(op).take_cleanup());
-          auto s = std::move(op).take_start();
+          if constexpr (!std::is_void_v<G>) cleanups_at<I + 1>().put(std::move(*r).take_cleanup());
+          auto s = std::move(*r).take_start();
           start<I + 1>(s);
         } else {
-          std::remove_cvref_t<R> r = call();
-          drop_handler<I>();
-          arrive<I + 1>(std::move(r));
+          arrive<I + 1>(std::move(*r));
         }
-      } catch (...) {
-        if (at_ == N + 1 && this->pending()) fail_chain(error_from_current_exception());
       }
     }
   }

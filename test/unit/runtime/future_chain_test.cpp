@@ -285,3 +285,19 @@ TEST(future_chain, a_cleanup_that_cancels_its_operation_sees_it_complete_once_an
   ASSERT_TRUE(f.is_ready());
   EXPECT_EQ(std::move(f).get(), 8);
 }
+
+TEST(future_chain, an_exception_from_the_consumer_is_not_taken_for_the_handlers) {
+  // The chain fails for what its handlers throw; what its consumer throws,
+  // once the chain has settled, goes on to whoever completed the operation,
+  // as it does from a then state.
+  auto consume = [](auto f) {
+    std::move(f).then_callback([](error e, int) {
+      if (!e) throw std::runtime_error("consumer");
+    });
+  };
+  callback<int> fused_op, then_op;
+  consume(future<int>(make_future_chain<int>([&](callback<int> cb) { fused_op = cb; }).then([](int v) { return v + 1; })));
+  consume(make_future<int>([&](callback<int> cb) { then_op = cb; }).then([](int v) { return v + 1; }));
+  EXPECT_THROW(then_op({}, 1), std::runtime_error);
+  EXPECT_THROW(fused_op({}, 1), std::runtime_error);
+}
