@@ -51,16 +51,6 @@ namespace detail {
 template <class R>
 using chain_value_t = typename future_of_t<R>::value_type;
 
-/// The cleanup an operation returned by a handler brings (void: none).
-template <class R, bool = op_result<std::remove_cvref_t<R>>::value>
-struct chain_cleanup {
-  using type = void;
-};
-template <class R>
-struct chain_cleanup<R, true> {
-  using type = typename op_result<std::remove_cvref_t<R>>::cleanup;
-};
-
 template <class... T>
 struct type_list {};
 
@@ -95,7 +85,7 @@ struct chain_types<T, F, Fs...> {
   struct prepend_cleanup;
   template <class... L>
   struct prepend_cleanup<type_list<L...>> {
-    using type = type_list<typename chain_cleanup<result>::type, L...>;
+    using type = type_list<typename value_cleanup<T, F>::type, L...>;
   };
   using values = typename prepend_value<typename rest::values>::type;
   using cleanups = typename prepend_cleanup<typename rest::cleanups>::type;
@@ -196,11 +186,12 @@ public:
   using result_type = value_t<N>;
   using base = future_state<result_type>;
 
+  /// \p cleanup: the first operation's (empty_value when it has none).
   template <class... H, class G>
-  chain_fstate(std::tuple<H...>&& handlers, G* cleanup) : base(&ops_) {
+  chain_fstate(std::tuple<H...>&& handlers, G&& cleanup) : base(&ops_) {
     std::apply([&](auto&&... h) { construct_handlers(std::index_sequence_for<Fs...>{}, static_cast<decltype(h)&&>(h)...); },
                std::move(handlers));
-    if constexpr (!std::is_void_v<G0>) cleanups_at<0>().put(std::move(*cleanup));
+    if constexpr (!std::is_void_v<G0>) cleanups_at<0>().put(static_cast<G&&>(cleanup));
   }
   ~chain_fstate() {
     for_each_index(std::index_sequence_for<Fs...>{}, [&](auto i) {
@@ -429,22 +420,22 @@ class [[nodiscard]] future_chain {
 public:
   using value_type = typename state::result_type;
 
-  future_chain(Start start, std::conditional_t<std::is_void_v<G0>, std::nullptr_t, G0>* cleanup, std::tuple<Fs...> handlers)
-      : start_(std::move(start)), handlers_(std::move(handlers)) {
-    if constexpr (!std::is_void_v<G0>) cleanup_.emplace(std::move(*cleanup));
-    (void)cleanup;
-  }
+  /// The first operation's cleanup, or nothing (empty_value).
+  using cleanup_type = std::conditional_t<std::is_void_v<G0>, detail::empty_value, G0>;
+
+  future_chain(Start start, cleanup_type cleanup, std::tuple<Fs...> handlers)
+      : start_(std::move(start)), cleanup_(std::move(cleanup)), handlers_(std::move(handlers)) {}
 
   /// One more step: \p on_value, as future::then's.
   template <class F>
   future_chain<T0, Start, G0, Fs..., std::decay_t<F>> then(F&& on_value) && {
-    auto* g = cleanup_ptr();
-    return {std::move(start_), g, std::tuple_cat(std::move(handlers_), std::tuple<std::decay_t<F>>(static_cast<F&&>(on_value)))};
+    return {std::move(start_), std::move(cleanup_),
+            std::tuple_cat(std::move(handlers_), std::tuple<std::decay_t<F>>(static_cast<F&&>(on_value)))};
   }
 
   /// Builds the chain's state and starts its first operation.
   future<value_type> start() && {
-    auto* s = detail::pool_new<state>(std::move(handlers_), cleanup_ptr());
+    auto* s = detail::pool_new<state>(std::move(handlers_), std::move(cleanup_));
     future<value_type> f(s);
     s->template start<0>(start_);
     return f;
@@ -458,27 +449,20 @@ private:
   template <class, class, class, class...>
   friend class future_chain;
 
-  auto* cleanup_ptr() noexcept {
-    if constexpr (std::is_void_v<G0>)
-      return static_cast<std::nullptr_t*>(nullptr);
-    else
-      return std::addressof(*cleanup_);
-  }
-
   Start start_;
-  std::conditional_t<std::is_void_v<G0>, char, std::optional<G0>> cleanup_;
+  [[no_unique_address]] cleanup_type cleanup_;
   std::tuple<Fs...> handlers_;
 };
 
 /// A fused chain whose first operation is `start(callback<T>)` (see the top of this file).
 template <class T = void, class F>
 future_chain<T, std::decay_t<F>, void> make_future_chain(F&& start) {
-  return {static_cast<F&&>(start), nullptr, {}};
+  return {static_cast<F&&>(start), {}, {}};
 }
 /// As above, with a cleanup that runs inline if the first operation fails.
 template <class T = void, class F, class G>
 future_chain<T, std::decay_t<F>, G> make_future_chain(F&& start, on_error_cleanup<G> cleanup) {
-  return {static_cast<F&&>(start), std::addressof(cleanup.f), {}};
+  return {static_cast<F&&>(start), std::move(cleanup.f), {}};
 }
 
 } // namespace asyncshift
