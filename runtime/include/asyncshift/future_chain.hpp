@@ -29,6 +29,7 @@
 // `.start()`).
 #pragma once
 
+#include "asyncshift/detail/chain_steps.hpp"
 #include "asyncshift/future.hpp"
 #include "asyncshift/on_error.hpp"
 #include "asyncshift/promisify.hpp"
@@ -46,232 +47,57 @@ namespace asyncshift {
 
 namespace detail {
 
-/// The value type a handler's result R hands the next step: U for U,
-/// future<U> or an operation of U; void for void.
+/// The value type a future handler's result R hands the next step: U for
+/// U, future<U> or an operation of U; void for void.
 template <class R>
 using chain_value_t = typename future_of_t<R>::value_type;
-
-template <class... T>
-struct type_list {};
-
-template <std::size_t I, class L>
-struct type_at;
-template <class T, class... Ts>
-struct type_at<0, type_list<T, Ts...>> {
-  using type = T;
-};
-template <std::size_t I, class T, class... Ts>
-struct type_at<I, type_list<T, Ts...>> : type_at<I - 1, type_list<Ts...>> {};
-
-/// The value types T_0 ... T_n of a chain whose first operation yields T_0
-/// and whose handlers are Fs: handler i takes T_i and leads to T_{i+1}; and
-/// the cleanup types G_1 ... G_n of the operations the handlers return.
 template <class T, class... Fs>
-struct chain_types {
-  using values = type_list<T>;
-  using cleanups = type_list<>;
-};
-template <class T, class F, class... Fs>
-struct chain_types<T, F, Fs...> {
-  using result = value_result_t<T, F>;
-  using rest = chain_types<chain_value_t<result>, Fs...>;
-  template <class L>
-  struct prepend_value;
-  template <class... L>
-  struct prepend_value<type_list<L...>> {
-    using type = type_list<T, L...>;
-  };
-  template <class L>
-  struct prepend_cleanup;
-  template <class... L>
-  struct prepend_cleanup<type_list<L...>> {
-    using type = type_list<typename value_cleanup<T, F>::type, L...>;
-  };
-  using values = typename prepend_value<typename rest::values>::type;
-  using cleanups = typename prepend_cleanup<typename rest::cleanups>::type;
-};
+using chain_types = chain_types_by<chain_value_t, T, Fs...>;
 
-/// Handler I of a chain, and then, once it has run, the cleanup of the
-/// operation it returned (which is started after the handler is gone).
-template <class F, class Room>
-union step_slot {
-  step_slot() noexcept {}
-  ~step_slot() {}
-  F f;
-  Room room;
-};
-
-/// No cleanup: an operation returned without on_error.
-struct no_cleanup {
-  void put(no_cleanup) noexcept {}
-  void fail(error&) noexcept {}
-  void drop() noexcept {}
-};
-/// The cleanup of an operation in flight: a cleanup_slot (on_error.hpp), empty until it is put.
-template <class G>
-using chain_cleanup_room = std::conditional_t<std::is_void_v<G>, no_cleanup, cleanup_slot<G>>;
-
-template <std::size_t... I, class F>
-void for_each_index(std::index_sequence<I...>, F&& f) {
-  (f(std::integral_constant<std::size_t, I>{}), ...);
-}
-
-/// The callback handler of the operation that completes step I of chain
-/// \p Chain (value T): a base of the chain's state, so that the state is a
-/// fixed offset away.
-template <class Chain, std::size_t I, class T>
-struct chain_sink : handler_for<T> {
-  chain_sink() noexcept : handler_for<T>{&ops} {}
-
-  /// (References, not pointers: a pointer cast would test for null first.)
-  static Chain* chain(handler_for<T>* h) noexcept { return &static_cast<Chain&>(static_cast<chain_sink&>(*h)); }
-
-  template <class... V>
-  static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
-    Chain* s = chain(h);
-    if (s->at_ != I) return; // a second call (a bug; asserted in callback)
-    if (e) [[unlikely]]
-      return s->template fail<I>(std::move(e));
-    s->template cleanups_at<I>().drop();
-    s->template arrive<I>(static_cast<V&&>(v)...);
-  }
-  template <class... V>
-  static void on_value(handler_for<T>* h, V&&... v) {
-    Chain* s = chain(h);
-    if (s->at_ != I) return;
-    s->template cleanups_at<I>().drop();
-    s->template arrive<I>(static_cast<V&&>(v)...);
-  }
-  static void destroy(handler_for<T>* h) noexcept { chain(h)->release(); }
-  static constexpr handler_ops_for<T> ops = future_state_ops<T, chain_sink>(&destroy);
-};
-
-template <class Chain, class Indices, class Values>
-struct chain_sinks;
-template <class Chain, std::size_t... I, class... T>
-struct chain_sinks<Chain, std::index_sequence<I...>, type_list<T...>> : chain_sink<Chain, I, T>... {};
-
-/// The state of a fused chain: the future<U> of its end, the handlers still
-/// to run, and one callback handler per operation (the one that completes
-/// step I delivers to sink I: an operation's callback may still be alive,
-/// being destroyed by its op, while the next step's operation starts).
+/// The state of a fused future chain: the future<U> of its end, and the
+/// handlers and step sinks of chain_core (an operation's callback may still
+/// be alive, being destroyed by its op, while the next step's operation
+/// starts: each step has its own sink).
 template <class T0, class G0, class... Fs>
 class chain_fstate final
     : public future_state<typename type_at<sizeof...(Fs), typename chain_types<T0, Fs...>::values>::type>,
-      private chain_sinks<chain_fstate<T0, G0, Fs...>, std::make_index_sequence<sizeof...(Fs) + 1>,
-                          typename chain_types<T0, Fs...>::values> {
-  static constexpr std::size_t N = sizeof...(Fs);
-  static_assert(N < 250, "a chain of at most 249 steps (at_ counts them in a byte)");
-  using types = chain_types<T0, Fs...>;
-  template <std::size_t I>
-  using value_t = typename type_at<I, typename types::values>::type;
-  template <class L>
-  struct with_first_cleanup;
-  template <class... G>
-  struct with_first_cleanup<type_list<G...>> {
-    using type = type_list<G0, G...>;
-  };
-  /// G_I: the cleanup of the operation that completes step I (void: none).
-  template <std::size_t I>
-  using cleanup_t = typename type_at<I, typename with_first_cleanup<typename types::cleanups>::type>::type;
-  template <std::size_t I>
-  using handler_t = typename type_at<I, type_list<Fs...>>::type;
-
-  template <std::size_t I>
-  using sink = chain_sink<chain_fstate, I, value_t<I>>;
+      public chain_core<chain_fstate<T0, G0, Fs...>, chain_types<T0, Fs...>, G0, Fs...> {
+  using core = chain_core<chain_fstate, chain_types<T0, Fs...>, G0, Fs...>;
+  friend core;
   template <class, std::size_t, class>
   friend struct chain_sink;
+  using core::N;
+  template <std::size_t I>
+  using value_t = typename core::template value_t<I>;
 
 public:
   using result_type = value_t<N>;
   using base = future_state<result_type>;
+  using base::add_ref;
+  using base::release;
 
-  /// \p cleanup: the first operation's (empty_value when it has none).
   template <class... H, class G>
-  chain_fstate(std::tuple<H...>&& handlers, G&& cleanup) : base(&ops_) {
-    std::apply([&](auto&&... h) { construct_handlers(std::index_sequence_for<Fs...>{}, static_cast<decltype(h)&&>(h)...); },
-               std::move(handlers));
-    if constexpr (!std::is_void_v<G0>) cleanups_at<0>().put(static_cast<G&&>(cleanup));
-  }
-  ~chain_fstate() {
-    for_each_index(std::index_sequence_for<Fs...>{}, [&](auto i) {
-      if (i >= handlers_from_)
-        std::get<i>(handlers_).f.~handler_t<i>();
-      else
-        std::get<i>(handlers_).room.~room_t<i + 1>();
-    });
-  }
+  chain_fstate(std::tuple<H...>&& handlers, G&& cleanup) : base(&ops_), core(std::move(handlers), static_cast<G&&>(cleanup)) {}
 
-  /// Starts the operation of step I with a callback to sink I.
-  template <std::size_t I, class Start>
-  void start(Start& start) {
-    using T = value_t<I>;
-    sink<I>& k = *this;
-    k.refs = 1;
-    this->add_ref(); // the callback's
-    at_ = I;
-    using callback_type = rebind_sink_t<sink<I>, callback_t<T>>;
-    callback_type cb = callback_type::adopt_owning(static_cast<handler_for<T>*>(&k));
-    try {
-      if constexpr (std::is_invocable_v<Start&, callback_type&&>)
-        start(std::move(cb));
-      else
-        start(cb);
-    } catch (...) {
-      if (at_ == I) fail<I>(error_from_current_exception());
-    }
-  }
+  /// What a handler may return to be waited for.
+  template <class R>
+  static constexpr bool returns_handle = is_future<R>::value;
+  template <class V>
+  using handle = future<V>;
 
 private:
-  template <std::size_t... I, class... H>
-  void construct_handlers(std::index_sequence<I...>, H&&... h) {
-    (::new (static_cast<void*>(std::addressof(std::get<I>(handlers_).f))) handler_t<I>(static_cast<H&&>(h)), ...);
-  }
-
-  /// The cleanup room of the operation that completes step I: the first
-  /// operation's own, then each in the slot of the handler that returned it.
-  template <std::size_t I>
-  auto& cleanups_at() noexcept {
-    if constexpr (I == 0)
-      return head_cleanup_;
-    else
-      return std::get<I - 1>(handlers_).room;
-  }
-
-  /// Destroys the handlers that have not run (they never will).
-  void drop_remaining_handlers() noexcept {
-    for_each_index(std::index_sequence_for<Fs...>{}, [&](auto i) {
-      if (i >= handlers_from_) to_room<i>();
-    });
-    handlers_from_ = N;
-  }
-  /// Handler I goes; an empty cleanup room takes its place.
-  template <std::size_t I>
-  void to_room() noexcept {
-    auto& slot = std::get<I>(handlers_);
-    slot.f.~handler_t<I>();
-    ::new (static_cast<void*>(std::addressof(slot.room))) room_t<I + 1>();
-  }
-
-  /// The operation of step I failed: its cleanup first, then the chain fails.
-  template <std::size_t I>
-  void fail(error e) {
-    cleanups_at<I>().fail(e);
-    if (at_ != I) [[unlikely]] // the cleanup completed the operation after all
-      return;
-    fail_chain(std::move(e));
-  }
   void fail_chain(error e) {
-    at_ = N + 1;
-    drop_remaining_handlers();
+    this->at_ = N + 1;
+    this->drop_remaining_handlers();
     this->deliver(this->settle_error(std::move(e)));
   }
 
-  /// The value of step I (none for void) has arrived: run handler I with it.
+  /// The value of step I (none for void) has arrived: run handler I with it
+  /// (a future's continuation runs inline), or settle at the end.
   template <std::size_t I, class... V>
   void arrive(V&&... v) {
     if constexpr (I == N) {
-      at_ = N + 1;
+      this->at_ = N + 1;
       future_continuation* c;
       try {
         c = this->settle_value(static_cast<V&&>(v)...);
@@ -280,62 +106,7 @@ private:
       }
       this->deliver(c);
     } else {
-      using T = value_t<I>;
-      using F = handler_t<I>;
-      using R = value_result_t<T, F>;
-      at_ = N + 1; // between steps: no operation may complete us
-      F& f = std::get<I>(handlers_).f;
-      auto call = [&]() -> R {
-        if constexpr (takes_value<T, F>())
-          return f(static_cast<V&&>(v)...);
-        else
-          return f();
-      };
-      // Only the handler's own exceptions fail the chain here: what the
-      // steps after it throw (a consumer's callback) goes on to our caller.
-      auto failed = [this] { fail_chain(error_from_current_exception()); };
-      if constexpr (std::is_void_v<R>) {
-        try {
-          call();
-        } catch (...) {
-          return failed();
-        }
-        drop_handler<I>();
-        arrive<I + 1>();
-      } else if constexpr (is_future<std::remove_cvref_t<R>>::value) {
-        future<value_t<I + 1>> q;
-        try {
-          q = call(); // a chain starts here, converting
-        } catch (...) {
-          return failed();
-        }
-        drop_handler<I>();
-        adopt<I + 1>(std::move(q));
-      } else {
-        std::optional<std::remove_cvref_t<R>> r;
-        try {
-          r.emplace(call());
-        } catch (...) {
-          return failed();
-        }
-        drop_handler<I>();
-        if constexpr (op_result<std::remove_cvref_t<R>>::value) {
-          using G = cleanup_t<I + 1>;
-          if constexpr (!std::is_void_v<G>) cleanups_at<I + 1>().put(std::move(*r).take_cleanup());
-          auto s = std::move(*r).take_start();
-          start<I + 1>(s);
-        } else {
-          arrive<I + 1>(std::move(*r));
-        }
-      }
-    }
-  }
-
-  template <std::size_t I>
-  void drop_handler() noexcept {
-    if (handlers_from_ == I) {
-      to_room<I>();
-      handlers_from_ = I + 1;
+      this->template run_handler<I>(static_cast<V&&>(v)...);
     }
   }
 
@@ -355,7 +126,7 @@ private:
       else
         return arrive<I>(std::move(qs->value));
     }
-    at_ = I;
+    this->at_ = I;
     waiter_.fire = &fire_adopted<I>;
     waiter_.self = this;
     this->add_ref(); // q's continuation holds us
@@ -395,18 +166,6 @@ private:
   static void destroy(handler_for<result_type>* h) noexcept { pool_delete(&static_cast<chain_fstate&>(static_cast<base&>(*h))); }
   static constexpr handler_ops_for<result_type> ops_ = future_state_ops<result_type, base>(&destroy);
 
-  template <std::size_t I>
-  using room_t = chain_cleanup_room<cleanup_t<I>>;
-  template <std::size_t... I>
-  static auto slots_of(std::index_sequence<I...>) -> std::tuple<step_slot<handler_t<I>, room_t<I + 1>>...>;
-
-  /// The step whose operation (or adopted future) may complete us; N + 1
-  /// between steps and once settled.
-  std::uint8_t at_ = 0;
-  /// Handlers from this index on are alive.
-  std::uint8_t handlers_from_ = 0;
-  room_t<0> head_cleanup_;
-  decltype(slots_of(std::index_sequence_for<Fs...>{})) handlers_;
   waiter waiter_;
 };
 

@@ -1,0 +1,320 @@
+// What the fused chains (future_chain.hpp, promise_chain.hpp) share: the
+// types of a chain's steps, the slot a handler and then the cleanup of the
+// operation it returned take turns in, and the callback handler through
+// which an operation completes a step.
+#pragma once
+
+#include "asyncshift/callback.hpp"
+#include "asyncshift/detail/returned_op.hpp"
+#include "asyncshift/on_error.hpp"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <optional>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace asyncshift::detail {
+
+template <class... T>
+struct type_list {};
+
+template <std::size_t I, class L>
+struct type_at;
+template <class T, class... Ts>
+struct type_at<0, type_list<T, Ts...>> {
+  using type = T;
+};
+template <std::size_t I, class T, class... Ts>
+struct type_at<I, type_list<T, Ts...>> : type_at<I - 1, type_list<Ts...>> {};
+
+/// The value types T_0 ... T_n of a chain whose first operation yields T_0
+/// and whose handlers are Fs: handler i takes T_i and leads to T_{i+1}
+/// (ValueOf<R>: the value a handler's result R hands on); and the cleanup
+/// types G_1 ... G_n of the operations the handlers return.
+template <template <class> class ValueOf, class T, class... Fs>
+struct chain_types_by {
+  using values = type_list<T>;
+  using cleanups = type_list<>;
+};
+template <template <class> class ValueOf, class T, class F, class... Fs>
+struct chain_types_by<ValueOf, T, F, Fs...> {
+  using result = value_result_t<T, F>;
+  using rest = chain_types_by<ValueOf, ValueOf<result>, Fs...>;
+  template <class L>
+  struct prepend_value;
+  template <class... L>
+  struct prepend_value<type_list<L...>> {
+    using type = type_list<T, L...>;
+  };
+  template <class L>
+  struct prepend_cleanup;
+  template <class... L>
+  struct prepend_cleanup<type_list<L...>> {
+    using type = type_list<typename value_cleanup<T, F>::type, L...>;
+  };
+  using values = typename prepend_value<typename rest::values>::type;
+  using cleanups = typename prepend_cleanup<typename rest::cleanups>::type;
+};
+
+/// Handler I of a chain, and then, once it has run, the cleanup of the
+/// operation it returned (which is started after the handler is gone).
+template <class F, class Room>
+union step_slot {
+  step_slot() noexcept {}
+  ~step_slot() {}
+  F f;
+  Room room;
+};
+
+/// No cleanup: an operation returned without on_error.
+struct no_cleanup {
+  void put(no_cleanup) noexcept {}
+  void fail(error&) noexcept {}
+  void drop() noexcept {}
+};
+/// The cleanup of an operation in flight: a cleanup_slot (on_error.hpp), empty until it is put.
+template <class G>
+using chain_cleanup_room = std::conditional_t<std::is_void_v<G>, no_cleanup, cleanup_slot<G>>;
+
+template <std::size_t... I, class F>
+void for_each_index(std::index_sequence<I...>, F&& f) {
+  (f(std::integral_constant<std::size_t, I>{}), ...);
+}
+
+/// The callback handler of the operation that completes step I of chain
+/// \p Chain (value T): a base of the chain's state, so that the state is a
+/// fixed offset away. The chain has `at_` (the step an operation may
+/// complete), `fail<I>(error)`, `cleanups_at<I>()`, `arrive<I>(v...)` and
+/// `release()`.
+template <class Chain, std::size_t I, class T>
+struct chain_sink : handler_for<T> {
+  chain_sink() noexcept : handler_for<T>{&ops} {}
+
+  /// (References, not pointers: a pointer cast would test for null first.)
+  static Chain* chain(handler_for<T>* h) noexcept { return &static_cast<Chain&>(static_cast<chain_sink&>(*h)); }
+
+  template <class... V>
+  static void on_callback(handler_for<T>* h, error&& e, V&&... v) {
+    Chain* s = chain(h);
+    if (s->at_ != I) return; // a second call (a bug; asserted in callback)
+    if (e) [[unlikely]]
+      return s->template fail<I>(std::move(e));
+    s->template cleanups_at<I>().drop();
+    s->template arrive<I>(static_cast<V&&>(v)...);
+  }
+  template <class... V>
+  static void on_value(handler_for<T>* h, V&&... v) {
+    Chain* s = chain(h);
+    if (s->at_ != I) return;
+    s->template cleanups_at<I>().drop();
+    s->template arrive<I>(static_cast<V&&>(v)...);
+  }
+  static void destroy(handler_for<T>* h) noexcept { chain(h)->release(); }
+  static constexpr handler_ops_for<T> ops = [] {
+    if constexpr (std::is_void_v<T>)
+      return handler_ops_for<T>{&on_callback<>, &destroy};
+    else
+      return handler_ops_for<T>{&on_callback<T>, &destroy};
+  }();
+};
+
+template <class Chain, class Indices, class Values>
+struct chain_sinks;
+template <class Chain, std::size_t... I, class... T>
+struct chain_sinks<Chain, std::index_sequence<I...>, type_list<T...>> : chain_sink<Chain, I, T>... {};
+
+/// What a fused chain's state holds whatever its kind (CRTP: \p Derived is
+/// the state): the handlers still to run, the cleanup room of the operation
+/// in flight, one callback handler per step (chain_sinks), the step an
+/// operation may complete (`at_`), and the running of a handler. Derived has
+/// `arrive<I>(v...)` (step I's value is here), `adopt<I>(handle)` (a handler
+/// returned a future or promise of step I's value), `fail_chain(error)`,
+/// `add_ref()`/`release()`, and says which results are its handles
+/// (`returns_handle<R>`, `handle<V>`).
+template <class Derived, class Types, class G0, class... Fs>
+class chain_core : public chain_sinks<Derived, std::make_index_sequence<sizeof...(Fs) + 1>, typename Types::values> {
+public:
+  static constexpr std::size_t N = sizeof...(Fs);
+  static_assert(N < 250, "a chain of at most 249 steps (at_ counts them in a byte)");
+  template <std::size_t I>
+  using value_t = typename type_at<I, typename Types::values>::type;
+
+private:
+  template <class L>
+  struct with_first_cleanup;
+  template <class... G>
+  struct with_first_cleanup<type_list<G...>> {
+    using type = type_list<G0, G...>;
+  };
+  /// G_I: the cleanup of the operation that completes step I (void: none).
+  template <std::size_t I>
+  using cleanup_t = typename type_at<I, typename with_first_cleanup<typename Types::cleanups>::type>::type;
+  template <std::size_t I>
+  using handler_t = typename type_at<I, type_list<Fs...>>::type;
+  template <std::size_t I>
+  using room_t = chain_cleanup_room<cleanup_t<I>>;
+  template <std::size_t I>
+  using sink = chain_sink<Derived, I, value_t<I>>;
+  template <std::size_t... I>
+  static auto slots_of(std::index_sequence<I...>) -> std::tuple<step_slot<handler_t<I>, room_t<I + 1>>...>;
+
+  Derived& self() noexcept { return static_cast<Derived&>(*this); }
+
+protected:
+  /// \p cleanup: the first operation's (empty_value when it has none).
+  template <class... H, class G>
+  chain_core(std::tuple<H...>&& handlers, G&& cleanup) {
+    std::apply([&](auto&&... h) { construct_handlers(std::index_sequence_for<Fs...>{}, static_cast<decltype(h)&&>(h)...); },
+               std::move(handlers));
+    if constexpr (!std::is_void_v<G0>) cleanups_at<0>().put(static_cast<G&&>(cleanup));
+  }
+  ~chain_core() {
+    for_each_index(std::index_sequence_for<Fs...>{}, [&](auto i) {
+      if (i >= handlers_from_)
+        std::get<i>(handlers_).f.~handler_t<i>();
+      else
+        std::get<i>(handlers_).room.~room_t<i + 1>();
+    });
+  }
+
+public:
+  /// Starts the operation of step I with a callback to sink I.
+  template <std::size_t I, class Start>
+  void start(Start& start) {
+    using T = value_t<I>;
+    sink<I>& k = self();
+    k.refs = 1;
+    self().add_ref(); // the callback's
+    at_ = I;
+    using callback_type = rebind_sink_t<sink<I>, callback_t<T>>;
+    callback_type cb = callback_type::adopt_owning(static_cast<handler_for<T>*>(&k));
+    try {
+      if constexpr (std::is_invocable_v<Start&, callback_type&&>)
+        start(std::move(cb));
+      else
+        start(cb);
+    } catch (...) {
+      if (at_ == I) fail<I>(error_from_current_exception());
+    }
+  }
+
+  /// The cleanup room of the operation that completes step I: the first
+  /// operation's own, then each in the slot of the handler that returned it.
+  template <std::size_t I>
+  auto& cleanups_at() noexcept {
+    if constexpr (I == 0)
+      return head_cleanup_;
+    else
+      return std::get<I - 1>(handlers_).room;
+  }
+
+  /// The operation of step I failed: its cleanup first, then the chain fails.
+  template <std::size_t I>
+  void fail(error e) {
+    cleanups_at<I>().fail(e);
+    if (at_ != I) [[unlikely]] // the cleanup completed the operation after all
+      return;
+    self().fail_chain(std::move(e));
+  }
+
+  /// The step whose operation (or adopted handle) may complete the chain;
+  /// N + 1 between steps and once settled.
+  std::uint8_t at_ = 0;
+
+protected:
+  /// Destroys the handlers that have not run (they never will).
+  void drop_remaining_handlers() noexcept {
+    for_each_index(std::index_sequence_for<Fs...>{}, [&](auto i) {
+      if (i >= handlers_from_) to_room<i>();
+    });
+    handlers_from_ = N;
+  }
+
+  /// Runs handler I (I < N) with step I's value (none for void), and goes on
+  /// with what it returns: a value or nothing arrives at step I + 1, a
+  /// handle is adopted, an operation is started for step I + 1. Only the
+  /// handler's own exceptions fail the chain here: what the steps after it
+  /// throw (a consumer's callback) goes on to our caller.
+  template <std::size_t I, class... V>
+  void run_handler(V&&... v) {
+    using T = value_t<I>;
+    using F = handler_t<I>;
+    using R = value_result_t<T, F>;
+    using Rd = std::remove_cvref_t<R>;
+    Derived& d = self();
+    at_ = N + 1; // between steps: no operation may complete us
+    F& f = std::get<I>(handlers_).f;
+    auto call = [&]() -> R {
+      if constexpr (takes_value<T, F>())
+        return f(static_cast<V&&>(v)...);
+      else
+        return f();
+    };
+    auto failed = [&d] { d.fail_chain(error_from_current_exception()); };
+    if constexpr (std::is_void_v<R>) {
+      try {
+        call();
+      } catch (...) {
+        return failed();
+      }
+      drop_handler<I>();
+      d.template arrive<I + 1>();
+    } else if constexpr (Derived::template returns_handle<Rd>) {
+      typename Derived::template handle<value_t<I + 1>> q;
+      try {
+        q = call(); // a chain starts here, converting
+      } catch (...) {
+        return failed();
+      }
+      drop_handler<I>();
+      d.template adopt<I + 1>(std::move(q));
+    } else {
+      std::optional<Rd> r;
+      try {
+        r.emplace(call());
+      } catch (...) {
+        return failed();
+      }
+      drop_handler<I>();
+      if constexpr (op_result<Rd>::value) {
+        using G = cleanup_t<I + 1>;
+        if constexpr (!std::is_void_v<G>) cleanups_at<I + 1>().put(std::move(*r).take_cleanup());
+        auto s = std::move(*r).take_start();
+        start<I + 1>(s);
+      } else {
+        d.template arrive<I + 1>(std::move(*r));
+      }
+    }
+  }
+
+private:
+  template <std::size_t... I, class... H>
+  void construct_handlers(std::index_sequence<I...>, H&&... h) {
+    (::new (static_cast<void*>(std::addressof(std::get<I>(handlers_).f))) handler_t<I>(static_cast<H&&>(h)), ...);
+  }
+  /// Handler I goes; an empty cleanup room takes its place.
+  template <std::size_t I>
+  void to_room() noexcept {
+    auto& slot = std::get<I>(handlers_);
+    slot.f.~handler_t<I>();
+    ::new (static_cast<void*>(std::addressof(slot.room))) room_t<I + 1>();
+  }
+  template <std::size_t I>
+  void drop_handler() noexcept {
+    if (handlers_from_ == I) {
+      to_room<I>();
+      handlers_from_ = I + 1;
+    }
+  }
+
+  /// Handlers from this index on are alive.
+  std::uint8_t handlers_from_ = 0;
+  room_t<0> head_cleanup_;
+  decltype(slots_of(std::index_sequence_for<Fs...>{})) handlers_;
+};
+
+} // namespace asyncshift::detail
