@@ -11,6 +11,7 @@
 #include "asyncshift/loop.hpp"
 #include "asyncshift/on_error.hpp"
 #include "asyncshift/promise.hpp"
+#include "asyncshift/promise_chain.hpp"
 #include "asyncshift/promisify.hpp"
 #include "asyncshift/result.hpp"
 #include "asyncshift/shared_state.hpp"

@@ -21,6 +21,7 @@
 #include "asyncshift/future_chain.hpp"
 #include "asyncshift/loop.hpp"
 #include "asyncshift/promise.hpp"
+#include "asyncshift/promise_chain.hpp"
 #include "asyncshift/promisify.hpp"
 #include "asyncshift/result.hpp"
 #include "asyncshift/shared_state.hpp"

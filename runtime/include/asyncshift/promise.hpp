@@ -63,13 +63,19 @@ namespace asyncshift {
 
 template <class T = void>
 class promise;
+template <class T0, class Start, class G0, class... Fs>
+class promise_chain; // promise_chain.hpp
 
 namespace detail {
 
+/// A promise, or a fused chain that becomes one (promise_chain.hpp): what a
+/// handler returns to be adopted.
 template <class T>
 struct is_promise : std::false_type {};
 template <class T>
 struct is_promise<promise<T>> : std::true_type {};
+template <class T0, class Start, class G0, class... Fs>
+struct is_promise<promise_chain<T0, Start, G0, Fs...>> : std::true_type {};
 
 /// The promise a handler result R turns into: U, promise<U> → promise<U>; void → promise<void>.
 template <class R>
@@ -79,6 +85,10 @@ struct promise_of {
 template <class U>
 struct promise_of<promise<U>> {
   using type = promise<U>;
+};
+template <class T0, class Start, class G0, class... Fs>
+struct promise_of<promise_chain<T0, Start, G0, Fs...>> {
+  using type = promise<typename promise_chain<T0, Start, G0, Fs...>::value_type>;
 };
 /// A+ 2.3.3's thenable, in C++: anything that is not a promise but can
 /// deliver its outcome to a callback (`x.then_callback(cb)`), a future<T> for
@@ -1015,8 +1025,10 @@ public:
   /// all() of make(0) ... make(n - 1), each made and joined in turn, as
   /// JavaScript's Promise.all over an iterable: generated fan-outs use it,
   /// so that no vector of n promise handles is built and walked again.
+  /// (make may return a fused chain of T: promise_chain.hpp.)
   template <class Make>
-    requires std::is_same_v<std::invoke_result_t<Make&, std::size_t>, promise>
+    requires detail::is_promise<std::invoke_result_t<Make&, std::size_t>>::value &&
+             std::is_same_v<typename std::invoke_result_t<Make&, std::size_t>::value_type, T>
   static promise<detail::join_result_t<T, detail::join_mode::all>> all(std::size_t n, Make make) {
     return detail::join_state<T, detail::join_mode::all>::start_n(n, make);
   }

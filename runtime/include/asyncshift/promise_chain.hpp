@@ -1,0 +1,293 @@
+// A chain of promise reactions fused into one state.
+//
+//   asyncshift::promise<> p = asyncshift::make_promise_chain<std::int64_t>([&](auto cb) { put(std::move(cb)); })
+//                                 .then([=](std::int64_t id) { return asyncshift::promisify<row>(...); })
+//                                 .then([=](row r) { ... });
+//
+// means what `make_promise(start).then(f1).then(f2)` means, for a chain that
+// is built in one expression and handed on whole (generated code returns
+// it). Built with promise::then, each step is a state of its own: allocated,
+// attached to its source, reference-counted and freed. Here the handlers wait
+// in one state, built when the chain becomes a promise<U> (the conversion
+// starts the first operation), and each operation a handler returns
+// completes that state directly, at the step it belongs to: one allocation
+// for the chain, where a chain of n thens made n + 1.
+//
+// Timing is a then chain's: each handler runs from its own microtask, queued
+// when the value it takes arrives (an operation's callback, a plain value a
+// handler returned, a returned promise that was settled already), or it runs
+// from the microtask of a returned promise's settlement; every handler runs
+// in the context the chain was converted in, as every `then` of one
+// expression would. What a handler may return is what a `then` handler may,
+// but a thenable: a value or nothing, a promise (adopted, A+ 2.3.2; a chain
+// converts), or an operation (`promisify(start[, on_error(g)])`: started with
+// a callback to the step; `g` runs inline if it fails).
+//
+// A failure (an operation's error, a handler's exception, a returned promise
+// that rejects) rejects the chain's promise at once: the handlers still
+// waiting are destroyed, where a then chain would pass the rejection down its
+// states one microtask each (the same outcome, reached sooner). An unhandled
+// rejection is reported as any promise's. Each handler is destroyed as soon
+// as it has run.
+//
+// The lazy builder (promise_chain) holds the first operation's start and the
+// handlers, and nothing has started until it converts: keep it in one
+// expression (`return make_promise_chain(...).then(...);`, or `.start()`).
+#pragma once
+
+#include "asyncshift/context.hpp"
+#include "asyncshift/detail/chain_steps.hpp"
+#include "asyncshift/loop.hpp"
+#include "asyncshift/on_error.hpp"
+#include "asyncshift/promise.hpp"
+#include "asyncshift/promisify.hpp"
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+namespace asyncshift {
+
+namespace detail {
+
+/// The value type a promise handler's result R hands the next step.
+template <class R>
+using promise_chain_value_t = typename promise_of_t<R>::value_type;
+template <class T, class... Fs>
+using promise_chain_types = chain_types_by<promise_chain_value_t, T, Fs...>;
+
+/// Room for one value of any of the types \p L (void: none).
+template <class L>
+struct value_room;
+template <class... T>
+struct value_room<type_list<T...>> {
+  alignas(stored_t<T>...) std::byte bytes[std::max({sizeof(stored_t<T>)...})];
+};
+
+/// The state of a fused promise chain: the promise_state<U> of its end (what
+/// the chain's promise handle holds), the handlers and step sinks of
+/// chain_core, one reaction (the microtask that runs the next handler, or
+/// what waits on a promise a handler returned) and room for the value the
+/// next handler takes while that microtask waits.
+template <class T0, class G0, class... Fs>
+class chain_pstate final
+    : public promise_state<typename type_at<sizeof...(Fs), typename promise_chain_types<T0, Fs...>::values>::type>,
+      public chain_core<chain_pstate<T0, G0, Fs...>, promise_chain_types<T0, Fs...>, G0, Fs...>,
+      private promise_reaction {
+  using types = promise_chain_types<T0, Fs...>;
+  using core = chain_core<chain_pstate, types, G0, Fs...>;
+  friend core;
+  template <class, std::size_t, class>
+  friend struct chain_sink;
+  using core::N;
+  template <std::size_t I>
+  using value_t = typename core::template value_t<I>;
+  static constexpr std::uint8_t no_value = 0xff;
+
+public:
+  using result_type = value_t<N>;
+  using base = promise_state<result_type>;
+  using base::add_ref;
+  using base::release;
+
+  /// \p ctx: where every handler runs.
+  template <class... H, class G>
+  chain_pstate(std::tuple<H...>&& handlers, G&& cleanup, context* ctx)
+      : base(&ops_), core(std::move(handlers), static_cast<G&&>(cleanup)) {
+    promise_reaction::ctx = ctx;
+  }
+  ~chain_pstate() {
+    if (held_ != no_value) [[unlikely]] // a microtask that never ran (its loop went first)
+      for_each_index(std::make_index_sequence<N>{}, [&](auto i) {
+        if (i == held_) std::launder(reinterpret_cast<stored_t<value_t<i>>*>(room_.bytes))->~stored_t<value_t<i>>();
+      });
+  }
+
+  /// What a handler may return to be adopted.
+  template <class R>
+  static constexpr bool returns_handle = is_promise<R>::value;
+  template <class V>
+  using handle = promise<V>;
+
+private:
+  void fail_chain(error e) {
+    this->at_ = N + 1;
+    this->drop_remaining_handlers();
+    this->reject(std::move(e));
+  }
+
+  /// The value of step I (none for void) has arrived: handler I runs with it
+  /// from a microtask; at the end, the chain's promise settles.
+  template <std::size_t I, class... V>
+  void arrive(V&&... v) {
+    this->at_ = N + 1;
+    if constexpr (I == N) {
+      try {
+        this->fulfill(static_cast<V&&>(v)...);
+      } catch (...) { // copying the value threw
+        this->reject(error_from_current_exception());
+      }
+    } else {
+      if constexpr (!std::is_void_v<value_t<I>>) {
+        ::new (static_cast<void*>(room_.bytes)) value_t<I>(static_cast<V&&>(v)...);
+        held_ = I;
+      }
+      promise_reaction::fire = &run_held<I>;
+      add_ref(); // the microtask's
+      loop::current().queue_microtask(static_cast<promise_reaction*>(this));
+    }
+  }
+
+  /// The microtask that runs handler I with the value held for it.
+  template <std::size_t I>
+  static void run_held(void* p) {
+    auto* self = static_cast<chain_pstate*>(static_cast<promise_reaction*>(p));
+    using T = value_t<I>;
+    if constexpr (std::is_void_v<T>) {
+      self->template run_handler<I>();
+    } else {
+      T* held = std::launder(reinterpret_cast<T*>(self->room_.bytes));
+      T v(std::move(*held)); // out of the room: the handler's operation may complete into it at once
+      held->~T();
+      self->held_ = no_value;
+      self->template run_handler<I>(std::move(v));
+    }
+    self->release();
+  }
+
+  /// A handler returned a promise of step I's value: A+ 2.3.2.
+  template <std::size_t I>
+  void adopt(promise<value_t<I>> q) {
+    using T = value_t<I>;
+    if (!q.valid()) return fail_chain(error("TypeError: a handler returned an empty promise"));
+    promise_state<T>* qs = q.state()->final_state();
+    if constexpr (I == N) {
+      if (qs == static_cast<base*>(this)) return fail_chain(error("TypeError: Chaining cycle detected for promise")); // A+ 2.3.1
+    }
+    if (!qs->pending()) {
+      qs->handled = true;
+      take_outcome<I>(*qs); // q is its only other reader, if unique
+      return;
+    }
+    if constexpr (I == N) {
+      this->alias_to(qs); // our reactions wait on q's outcome, as a then state's do
+    } else {
+      promise_reaction::fire = &run_adopted<I>;
+      add_ref(); // q's reaction holds us
+      qs->attach(static_cast<promise_reaction*>(this));
+    }
+  }
+
+  /// Goes on at step I with \p src's outcome (settled).
+  template <std::size_t I>
+  void take_outcome(promise_state<value_t<I>>& src) {
+    using T = value_t<I>;
+    if (src.status == outcome_status::rejected) return fail_chain(src.unique() ? std::move(src.err) : error(src.err));
+    if constexpr (std::is_void_v<T>) {
+      arrive<I>();
+    } else if constexpr (std::is_copy_constructible_v<T>) {
+      if (src.unique())
+        arrive<I>(std::move(src.value));
+      else
+        arrive<I>(std::as_const(src.value));
+    } else {
+      assert(src.unique() && "a move-only value read by more than one reaction");
+      arrive<I>(std::move(src.value));
+    }
+  }
+
+  /// The microtask of a returned promise's settlement: handler I runs in it.
+  template <std::size_t I>
+  static void run_adopted(void* p) {
+    using T = value_t<I>;
+    auto* self = static_cast<chain_pstate*>(static_cast<promise_reaction*>(p));
+    auto* src = static_cast<promise_state<T>*>(self->source);
+    if (!src) [[unlikely]] { // the promise we waited for died unsettled: so do we, unless someone holds us
+      self->drop_remaining_handlers();
+      self->release();
+      return;
+    }
+    if (src->status == outcome_status::rejected) {
+      error e = src->unique() ? std::move(src->err) : error(src->err);
+      src->release();
+      self->fail_chain(std::move(e));
+    } else if constexpr (std::is_void_v<T>) {
+      src->release();
+      self->template run_handler<I>();
+    } else {
+      T v = src->unique() ? T(std::move(src->value)) : T(src->value);
+      src->release();
+      self->template run_handler<I>(std::move(v));
+    }
+    self->release();
+  }
+
+  static void destroy(handler_for<result_type>* h) noexcept { pool_delete(&static_cast<chain_pstate&>(static_cast<base&>(*h))); }
+  static constexpr handler_ops_for<result_type> ops_ = state_ops<result_type, base>(&destroy);
+
+  /// The step whose value room_ holds, or no_value.
+  std::uint8_t held_ = no_value;
+  value_room<typename types::values> room_;
+};
+
+} // namespace detail
+
+/// The lazy chain make_promise_chain builds (see the top of this file).
+template <class T0, class Start, class G0, class... Fs>
+class [[nodiscard]] promise_chain {
+  using state = detail::chain_pstate<T0, G0, Fs...>;
+
+public:
+  using value_type = typename state::result_type;
+
+  /// The first operation's cleanup, or nothing (empty_value).
+  using cleanup_type = std::conditional_t<std::is_void_v<G0>, detail::empty_value, G0>;
+
+  promise_chain(Start start, cleanup_type cleanup, std::tuple<Fs...> handlers)
+      : start_(std::move(start)), cleanup_(std::move(cleanup)), handlers_(std::move(handlers)) {}
+
+  /// One more step: \p on_value, as promise::then's.
+  template <class F>
+  promise_chain<T0, Start, G0, Fs..., std::decay_t<F>> then(F&& on_value) && {
+    using T = typename detail::type_at<sizeof...(Fs), typename detail::promise_chain_types<T0, Fs...>::values>::type;
+    static_assert(!detail::thenable<std::remove_cvref_t<detail::value_result_t<T, F>>>,
+                  "make_promise_chain: a handler returning a thenable; use promise::then");
+    return {std::move(start_), std::move(cleanup_),
+            std::tuple_cat(std::move(handlers_), std::tuple<std::decay_t<F>>(static_cast<F&&>(on_value)))};
+  }
+
+  /// Builds the chain's state and starts its first operation.
+  promise<value_type> start() && {
+    auto* s = detail::pool_new<state>(std::move(handlers_), std::move(cleanup_), current_context());
+    promise<value_type> p(s);
+    s->template start<0>(start_);
+    return p;
+  }
+  // NOLINTNEXTLINE(google-explicit-constructor): converts where a promise is returned
+  operator promise<value_type>() && { return std::move(*this).start(); }
+
+private:
+  template <class, class, class, class...>
+  friend class promise_chain;
+
+  Start start_;
+  [[no_unique_address]] cleanup_type cleanup_;
+  std::tuple<Fs...> handlers_;
+};
+
+/// A fused chain whose first operation is `start(callback<T>)` (see the top of this file).
+template <class T = void, class F>
+promise_chain<T, std::decay_t<F>, void> make_promise_chain(F&& start) {
+  return {static_cast<F&&>(start), {}, {}};
+}
+/// As above, with a cleanup that runs inline if the first operation fails.
+template <class T = void, class F, class G>
+promise_chain<T, std::decay_t<F>, G> make_promise_chain(F&& start, on_error_cleanup<G> cleanup) {
+  return {static_cast<F&&>(start), std::move(cleanup.f), {}};
+}
+
+} // namespace asyncshift

@@ -1,0 +1,391 @@
+// make_promise_chain: a chain of promise reactions in one state. It must mean
+// what the same chain of promise::then means (values, returned promises and
+// operations, errors, cleanups, lifetimes, and each handler in a microtask of
+// its own, in the same order among other microtasks), with one allocation for
+// the chain.
+#include "counted.hpp"
+#include "timed_ops.hpp"
+
+#include <asyncshift/loop.hpp>
+#include <asyncshift/promise_chain.hpp>
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+using namespace asyncshift;
+using asyncshift::test::counted;
+using asyncshift::test::failing_op_after;
+using asyncshift::test::live_objects;
+using asyncshift::test::ms;
+using asyncshift::test::op_after;
+
+namespace {
+
+/// The outcome of a promise, once the loop has run.
+struct outcome {
+  bool done = false;
+  error err;
+  std::string value;
+};
+
+template <class T>
+void watch(const promise<T>& p, outcome& out) {
+  p.then_callback([&out](error e, auto... v) {
+    out.done = true;
+    out.err = std::move(e);
+    if constexpr (sizeof...(v) == 1) out.value = std::to_string(v...);
+  });
+}
+
+/// Queues \p f as a plain microtask.
+template <class F>
+void microtask(loop& l, F f) {
+  l.queue_microtask(
+      [](void* d) {
+        auto* g = static_cast<F*>(d);
+        (*g)();
+        delete g;
+      },
+      new F(std::move(f)));
+}
+
+/// One chain of every kind of step, recording each handler in \p trace as
+/// `name:step`, fused or made of thens: the two must interleave with other
+/// microtasks in the same way.
+promise<int> every_kind_of_step(loop& l, std::vector<std::string>& trace, const std::string& name, bool fused) {
+  auto first = [&l](auto cb) { op_after(l, 0, 1, std::move(cb)); }; // completes inside its start
+  auto note = [&trace, name](const char* what) { trace.push_back(name + ":" + what); };
+  auto op = [note, &l](int v) {
+    note("op");
+    return promisify<int>([&l, v](auto cb) { op_after(l, 0, v + 1, std::move(cb)); });
+  };
+  auto value = [note](int v) {
+    note("value");
+    return v * 10;
+  };
+  auto nothing = [note](int) { note("nothing"); };
+  auto settled = [note] {
+    note("settled");
+    return promise<int>::resolve(3);
+  };
+  auto pending = [note](int v) { // settles a microtask later
+    note("pending");
+    return promise<int>::resolve(v).then([](int w) { return w + 1; });
+  };
+  auto nested = [note, &l](int v) -> promise<int> {
+    note("nested");
+    return make_promise_chain<int>([&l, v](auto cb) { op_after(l, 0, v, std::move(cb)); }).then([](int w) { return w * 2; });
+  };
+  auto timed = [note, &l](int v) {
+    note("timed");
+    return promisify<int>([&l, v](auto cb) { op_after(l, ms, v + 1, std::move(cb)); });
+  };
+  if (fused)
+    return make_promise_chain<int>(first).then(op).then(value).then(nothing).then(settled).then(pending).then(nested).then(timed);
+  return make_promise<int>(first).then(op).then(value).then(nothing).then(settled).then(pending).then(nested).then(timed);
+}
+
+} // namespace
+
+TEST(promise_chain, values_operations_and_promises_flow_through_the_steps_in_order) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::string> trace;
+  promise<int> p = every_kind_of_step(l, trace, "a", true);
+  outcome out;
+  watch(p, out);
+  EXPECT_TRUE(trace.empty()) << "no handler runs before the microtasks do, even when the operation completed";
+  EXPECT_TRUE(p.is_pending());
+  l.run();
+  EXPECT_EQ(trace, (std::vector<std::string>{"a:op", "a:value", "a:nothing", "a:settled", "a:pending", "a:nested", "a:timed"}));
+  ASSERT_TRUE(out.done);
+  EXPECT_FALSE(out.err);
+  EXPECT_EQ(out.value, "9"); // 3 + 1 = 4, twice is 8, + 1
+}
+
+TEST(promise_chain, its_handlers_take_their_turns_among_other_microtasks_as_then_handlers_do) {
+  // Two chains and a stream of plain microtasks, run once with thens and once
+  // fused: every handler must run at the same place in the interleaving.
+  auto run = [](bool fused) {
+    loop l(clock_kind::virtual_time);
+    std::vector<std::string> trace;
+    outcome a, b;
+    watch(every_kind_of_step(l, trace, "a", fused), a);
+    // A ticker that queues itself again, 16 times: a handler's place
+    // among its ticks counts the microtasks before it.
+    std::function<void(int)> tick = [&](int i) {
+      trace.push_back("tick " + std::to_string(i));
+      if (i < 15) microtask(l, [&, i] { tick(i + 1); });
+    };
+    microtask(l, [&] { tick(0); });
+    watch(every_kind_of_step(l, trace, "b", fused), b);
+    l.run();
+    EXPECT_EQ(a.value, "9");
+    EXPECT_EQ(b.value, "9");
+    return trace;
+  };
+  const std::vector<std::string> thens = run(false);
+  EXPECT_EQ(run(true), thens);
+  EXPECT_EQ(thens.size(), 2u * 7 + 16);
+}
+
+TEST(promise_chain, the_chain_is_one_allocation_where_thens_make_one_per_step) {
+  loop l(clock_kind::virtual_time);
+  auto chain_of = [&](auto make) {
+    const auto before = detail::memory_snapshot().allocs;
+    promise<int> p = make();
+    const auto made = detail::memory_snapshot().allocs - before;
+    outcome out;
+    watch(p, out);
+    l.run();
+    EXPECT_EQ(out.value, "3");
+    return made;
+  };
+  auto step = [](int v) { return promisify<int>([v](auto cb) { cb({}, v + 1); }); };
+  const auto fused = chain_of([&] {
+    return promise<int>(make_promise_chain<int>([&](auto cb) { op_after(l, ms, 0, std::move(cb)); }).then(step).then(step).then(step));
+  });
+  const auto thens = chain_of([&] {
+    return make_promise<int>([&](auto cb) { op_after(l, ms, 0, std::move(cb)); }).then(step).then(step).then(step);
+  });
+  // Both count the first operation's timer.
+  EXPECT_EQ(fused, 1 + 1) << "the chain's state";
+  EXPECT_EQ(thens, 1 + 4) << "make_promise's state and three then states";
+}
+
+TEST(promise_chain, an_error_rejects_at_once_and_destroys_the_remaining_steps) {
+  counted::reset();
+  loop l(clock_kind::virtual_time);
+  int ran = 0;
+  promise<int> p = make_promise_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); })
+                       .then([&](int) { return promisify<int>([&l](auto cb) { failing_op_after(l, ms, "disk full", std::move(cb)); }); })
+                       .then([&, c = counted(1)](int v) {
+                         ++ran;
+                         return v;
+                       })
+                       .then([&, c = counted(2)](int v) {
+                         ++ran;
+                         return v;
+                       });
+  std::string failure;
+  int alive_at_failure = -1;
+  p.then_callback([&](error e, int) {
+    failure = e.message();
+    alive_at_failure = counted::active();
+  });
+  EXPECT_EQ(counted::active(), 2);
+  l.run();
+  EXPECT_EQ(ran, 0);
+  EXPECT_EQ(failure, "disk full");
+  EXPECT_EQ(alive_at_failure, 0) << "the skipped handlers go when the chain rejects";
+  EXPECT_TRUE(p.is_rejected());
+  EXPECT_EQ(l.unhandled_rejections(), 0u);
+}
+
+TEST(promise_chain, a_rejection_nobody_handles_is_reported_when_the_loop_ends) {
+  testing::internal::CaptureStderr();
+  std::uint64_t reported = 0;
+  {
+    loop l(clock_kind::virtual_time);
+    promise<int> p = make_promise_chain<int>([&](auto cb) { failing_op_after(l, ms, "lost", std::move(cb)); }).then([](int v) { return v; });
+    l.run();
+    reported = l.unhandled_rejections();
+  }
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(reported, 1u);
+  EXPECT_NE(err.find("unhandled promise rejection: lost"), std::string::npos) << err;
+}
+
+TEST(promise_chain, each_handler_is_destroyed_as_soon_as_it_has_run) {
+  counted::reset();
+  loop l(clock_kind::virtual_time);
+  std::vector<int> alive;
+  promise<> p = make_promise_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); })
+                    .then([&, c = counted(1)](int v) { return promisify<int>([&l, v](auto cb) { op_after(l, ms, v, std::move(cb)); }); })
+                    .then([&, c = counted(2)](int) { alive.push_back(static_cast<int>(counted::active())); })
+                    .then([&, c = counted(3)] { return make_promise<int>([&](auto cb) { op_after(l, ms, 5, std::move(cb)); }); })
+                    .then([&, c = counted(4)](int) { alive.push_back(static_cast<int>(counted::active())); });
+  outcome out;
+  watch(p, out);
+  l.run();
+  EXPECT_EQ(alive, (std::vector<int>{3, 1}));
+  EXPECT_EQ(counted::active(), 0);
+  EXPECT_TRUE(out.done);
+}
+
+TEST(promise_chain, a_handler_that_throws_rejects_the_chain) {
+  loop l(clock_kind::virtual_time);
+  bool later = false;
+  promise<int> p = make_promise_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); })
+                       .then([](int) -> int { throw std::runtime_error("bad row"); })
+                       .then([&](int v) {
+                         later = true;
+                         return v;
+                       });
+  outcome out;
+  watch(p, out);
+  l.run();
+  EXPECT_FALSE(later);
+  EXPECT_EQ(out.err.message(), "bad row");
+}
+
+TEST(promise_chain, a_start_that_throws_rejects_the_chain) {
+  loop l(clock_kind::virtual_time);
+  promise<int> p = make_promise_chain<int>([](auto) -> void { throw std::runtime_error("no socket"); }).then([](int v) { return v; });
+  EXPECT_TRUE(p.is_rejected());
+  outcome out;
+  watch(p, out);
+  l.run();
+  EXPECT_EQ(out.err.message(), "no socket");
+}
+
+TEST(promise_chain, returned_promises_that_reject_reject_the_chain) {
+  loop l(clock_kind::virtual_time);
+  for (bool settled : {true, false}) {
+    int later = 0;
+    promise<int> p = make_promise_chain<int>([](auto cb) { cb({}, 1); })
+                         .then([&](int) {
+                           if (settled) return promise<int>::reject(error("refused"));
+                           return make_promise<int>([&](auto cb) { failing_op_after(l, ms, "refused", std::move(cb)); });
+                         })
+                         .then([&](int v) { return later = v; });
+    outcome out;
+    watch(p, out);
+    l.run();
+    EXPECT_EQ(later, 0);
+    EXPECT_EQ(out.err.message(), "refused") << settled;
+  }
+}
+
+TEST(promise_chain, the_last_handler_may_return_a_pending_promise_which_the_chain_follows) {
+  loop l(clock_kind::virtual_time);
+  promise<int> inner = make_promise<int>([&](auto cb) { op_after(l, 2 * ms, 42, std::move(cb)); });
+  promise<int> p = make_promise_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); }).then([inner](int) { return inner; });
+  outcome out;
+  watch(p, out);
+  l.run();
+  EXPECT_EQ(out.value, "42");
+  EXPECT_EQ(l.unhandled_rejections(), 0u);
+}
+
+TEST(promise_chain, cleanups_run_inline_before_the_rejection_and_only_for_their_own_operation) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::string> order;
+  promise<> p = make_promise_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); },
+                                        on_error([&] { order.push_back("first cleanup"); }))
+                    .then([&](int) {
+                      return promisify<int>([&l](auto cb) { failing_op_after(l, ms, "second failed", std::move(cb)); },
+                                            on_error([&](const error& e) { order.push_back("second cleanup: " + e.message()); }));
+                    })
+                    .then([&](int) { order.push_back("never"); });
+  p.then_callback([&](error e) { order.push_back("failed: " + e.message()); });
+  l.run();
+  EXPECT_EQ(order, (std::vector<std::string>{"second cleanup: second failed", "failed: second failed"}));
+}
+
+TEST(promise_chain, the_first_operations_cleanup_runs_when_it_fails) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::string> order;
+  promise<int> p = make_promise_chain<int>([&](auto cb) { failing_op_after(l, ms, "put failed", std::move(cb)); },
+                                           on_error([&] { order.push_back("cleanup"); }))
+                       .then([](int v) { return v; });
+  p.then_callback([&](error e, int) { order.push_back("failed: " + e.message()); });
+  l.run();
+  EXPECT_EQ(order, (std::vector<std::string>{"cleanup", "failed: put failed"}));
+}
+
+TEST(promise_chain, a_handler_may_return_another_chain_without_naming_its_type) {
+  loop l(clock_kind::virtual_time);
+  promise<std::string> p = make_promise_chain<int>([&](auto cb) { op_after(l, ms, 4, std::move(cb)); })
+                               .then([&](int v) {
+                                 return make_promise_chain<int>([&l, v](auto cb) { op_after(l, ms, v, std::move(cb)); })
+                                     .then([](int w) { return std::to_string(w * 2); });
+                               })
+                               .then([](std::string s) { return s + "!"; });
+  // and so may a promise::then handler
+  promise<int> q = promise<int>::resolve(1).then([](int v) { return make_promise_chain<int>([v](auto cb) { cb({}, v); }).then([](int w) { return w + 1; }); });
+  std::string got;
+  p.then_callback([&](error e, std::string s) {
+    EXPECT_FALSE(e);
+    got = s;
+  });
+  outcome out_q;
+  watch(q, out_q);
+  l.run();
+  EXPECT_EQ(got, "8!");
+  EXPECT_EQ(out_q.value, "2");
+}
+
+TEST(promise_chain, an_abandoned_operation_frees_the_chain_and_its_handlers) {
+  counted::reset();
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    callback<int> kept;
+    bool called = false;
+    {
+      promise<int> p = make_promise_chain<int>([&](callback<int> cb) { kept = cb; })
+                           .then([c = counted(1)](int v) { return v; })
+                           .then([c = counted(2)](int v) { return v; });
+      p.then_callback([&](error, int) { called = true; });
+      EXPECT_EQ(counted::active(), 2);
+    }
+    kept = nullptr; // the operation drops its callback without calling it
+    l.run();
+    EXPECT_FALSE(called) << "a promise that never settles never calls its reactions";
+    EXPECT_EQ(counted::active(), 0);
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(promise_chain, a_value_moves_along_the_chain_without_copies) {
+  counted::reset();
+  {
+    loop l(clock_kind::virtual_time);
+    promise<> p = make_promise_chain<counted>([&](callback<counted> cb) { l.set_timeout(ms, [cb] { cb({}, counted(1)); }); })
+                      .then([](counted c) { return c; })
+                      .then([](counted&& c) { return promise<counted>::resolve(std::move(c)); })
+                      .then([](const counted& c) { EXPECT_EQ(c.id, 1); });
+    bool done = false;
+    p.then_callback([&](error e) { done = !e; });
+    l.run();
+    EXPECT_TRUE(done);
+  }
+  EXPECT_EQ(counted::copy_constructions, 0);
+  EXPECT_EQ(counted::active(), 0);
+}
+
+TEST(promise_chain, handlers_run_in_the_context_the_chain_was_made_in) {
+  loop l(clock_kind::virtual_time);
+  context made_in;
+  std::vector<context*> seen;
+  promise<> p;
+  {
+    context_scope in(&made_in);
+    p = make_promise_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); })
+            .then([&](int v) {
+              seen.push_back(current_context());
+              return make_promise<int>([&l, v](auto cb) { op_after(l, ms, v, std::move(cb)); });
+            })
+            .then([&](int) { seen.push_back(current_context()); });
+  }
+  l.run();
+  EXPECT_EQ(seen, (std::vector<context*>{&made_in, &made_in}));
+}
+
+TEST(promise_chain, all_over_chains_joins_them) {
+  loop l(clock_kind::virtual_time);
+  auto all = promise<int>::all(3, [&](std::size_t i) {
+    return make_promise_chain<int>([&l, i](auto cb) { op_after(l, ms, static_cast<int>(i), std::move(cb)); }).then([](int v) { return v * 10; });
+  });
+  std::vector<int> got;
+  all.then_callback([&](error e, std::vector<int> v) {
+    EXPECT_FALSE(e);
+    got = std::move(v);
+  });
+  l.run();
+  EXPECT_EQ(got, (std::vector<int>{0, 10, 20}));
+}
