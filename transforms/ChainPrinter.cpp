@@ -31,6 +31,7 @@
 #include "Printer.h"
 
 #include <cassert>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <set>
@@ -157,8 +158,9 @@ private:
     ChainBuild *JoinInto = nullptr;
     /// Whether a chain returned here becomes a spelt type (the function's,
     /// a lambda's `-> future<T>`) or is the one exit of a step (whose
-    /// `.then` takes what it returns): a future chain may then be fused
-    /// (make_future_chain), whose type is its own until it converts.
+    /// `.then` takes what it returns): the chain may then be fused
+    /// (make_future_chain, make_promise_chain), whose type is its own until
+    /// it converts.
     bool Typed = false;
   };
 
@@ -169,8 +171,9 @@ private:
   std::string lowerJump(const JumpNode &J, const Ctx &C);
   std::string errorAsValueReason(const ContDefNode &J, const JoinPlan::Join &Plan) const;
   /// `return Head.then(...)...;` with a `.then` per step of the chain.
-  /// \p Fuse: Head is make_future of a leaf call, whose chain may be one
-  /// state (make_future_chain) when it has steps.
+  /// \p Fuse: Head is make_future or make_promise of a leaf call, whose
+  /// chain may be one state (make_future_chain, make_promise_chain) when it
+  /// has steps.
   std::string returnChain(const std::string &Head, Step First, bool Fuse = false);
   std::string renderStep(Step &St, ChainBuild &Chain);
   std::string returnValue(const Ctx &C, const std::string &Value);
@@ -663,7 +666,7 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
     C.Flatten->Queue.push_back(std::move(Next));
     return "return " + Head + ";\n";
   }
-  return returnChain(Head, std::move(Next), !S.IsPromise && C.Typed && M == Mode::Propagate && isLeafHead(A));
+  return returnChain(Head, std::move(Next), C.Typed && M == Mode::Propagate && isLeafHead(A));
 }
 
 std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep) {
@@ -876,9 +879,9 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
   bool Known = false;
   C.OutType = outTypeOf(St.Nodes, Known);
   C.Wrap = E.Promises > 0 && E.Values > 0;
-  // Several chains returned (the arms of an `if`): a future step spells its
-  // type, so that each arm's chain may be fused and converts to it.
-  const bool SpellFuture = !S.IsPromise && !C.Wrap && E.Promises > 1 && Known;
+  // Several chains returned (the arms of an `if`): the step spells its type,
+  // so that each arm's chain may be fused and converts to it.
+  const bool SpellFuture = !C.Wrap && E.Promises > 1 && Known;
   C.Typed = C.Wrap || SpellFuture || E.Promises + E.Values <= 1;
   std::string Body = (St.Comment.empty() ? "" : St.Comment + "\n") + lowerSeq(St.Nodes, C);
   Names.pop();
@@ -1015,11 +1018,12 @@ std::string ChainLowering::returnChain(const std::string &Head, Step First, bool
     HasSteps = true;
   }
   Cur = Saved;
-  // A future chain with steps, made where it is returned whole: one state
-  // for the chain (runtime/include/asyncshift/future_chain.hpp).
-  static const std::string MakeFuture = "return asyncshift::make_future";
-  if (Fuse && HasSteps && Out.compare(0, MakeFuture.size(), MakeFuture) == 0)
-    Out.insert(MakeFuture.size(), "_chain");
+  // A chain with steps, made where it is returned whole: one state for the
+  // chain (runtime/include/asyncshift/future_chain.hpp, promise_chain.hpp).
+  if (Fuse && HasSteps)
+    for (const char *Make : {"return asyncshift::make_future", "return asyncshift::make_promise"})
+      if (Out.compare(0, std::strlen(Make), Make) == 0 && Out[std::strlen(Make)] != '_')
+        Out.insert(std::strlen(Make), "_chain");
   return Out + ";\n" + Folded;
 }
 

@@ -82,7 +82,7 @@ void save(int key, bool twice, asyncshift::callback<int> done) {
 // PROMISE-NEXT: int old{};
 // PROMISE-NEXT: };
 // PROMISE-NEXT: auto state = asyncshift::make_shared_state<save_state>();
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int old) {
 // PROMISE-NEXT: state->old = old;

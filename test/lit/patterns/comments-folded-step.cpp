@@ -78,7 +78,7 @@ void fetch(int key, asyncshift::callback<int> done) {
 // CORO_VALUES-NEXT: }
 
 // PROMISE-LABEL: asyncshift::promise<> store(int key) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int old) {
 // PROMISE-NEXT: return asyncshift::promisify(

@@ -78,7 +78,7 @@ void save(int key, asyncshift::callback<int> done) {
 // PROMISE-NEXT: auto state = asyncshift::make_shared_state<save_state>();
 // PROMISE-NEXT: // Read first: the write depends on the old value.
 // PROMISE-NEXT: int base = compute(key); // a local base
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int old) {
 // PROMISE-NEXT: state->old = old;

@@ -51,7 +51,7 @@ void get(int key, asyncshift::callback<int> done) {
 // CORO_VALUES-NEXT: }
 
 // PROMISE-LABEL: asyncshift::promise<int> get(int key) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) -> int {
 // PROMISE-NEXT: int v_2 = v;

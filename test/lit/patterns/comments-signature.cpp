@@ -76,7 +76,7 @@ void copy_twice(int key, // the key to copy
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<int> copy_twice(int key // the key to copy
 // PROMISE-NEXT: ) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) {
 // PROMISE-NEXT: return asyncshift::promisify<int>(

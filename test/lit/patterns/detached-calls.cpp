@@ -105,12 +105,12 @@ int main() {
 // CORO_VALUES: asyncshift::start(step(2), cb);
 
 // PROMISE-LABEL: asyncshift::promise<int> step(int key) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) -> int { return v + 1; });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<> refresh(int key) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) {
 // PROMISE-NEXT: return asyncshift::promisify(
@@ -118,7 +118,7 @@ int main() {
 // PROMISE-NEXT: });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<int> handle(int key) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) -> int {
 // PROMISE-NEXT: refresh(v).then_callback([](asyncshift::error) {});

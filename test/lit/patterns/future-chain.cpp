@@ -1,14 +1,20 @@
-// Future style: a chain returned whole, with steps, is one state
-// (asyncshift::make_future_chain, runtime/include/asyncshift/future_chain.hpp)
-// where make_future(...).then(...) makes one per step. A call with no step
-// after it stays make_future; the arms of an `if` that each return a chain are
-// fused too, under the step's spelt `-> asyncshift::future<T>` (each arm's
-// chain has a type of its own until it converts).
+// Future and promise styles: a chain returned whole, with steps, is one state
+// (asyncshift::make_future_chain, runtime/include/asyncshift/future_chain.hpp;
+// asyncshift::make_promise_chain, promise_chain.hpp) where
+// make_future(...).then(...) makes one per step. A call with no step after it
+// stays make_future / make_promise; the arms of an `if` that each return a
+// chain are fused too, under the step's spelt `-> asyncshift::future<T>` or
+// `-> asyncshift::promise<T>` (each arm's chain has a type of its own until it
+// converts).
 // RUN: %strip %s > %t.cpp
 // RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp 2> %t.future.err
 // RUN: count 0 < %t.future.err
 // RUN: FileCheck %s --check-prefix=FUTURE --input-file=%t.future.cpp
 // RUN: %gxx %t.future.cpp && %clangxx %t.future.cpp
+// RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
+// RUN: count 0 < %t.promise.err
+// RUN: FileCheck %s --check-prefix=PROMISE --input-file=%t.promise.cpp
+// RUN: %gxx %t.promise.cpp && %clangxx %t.promise.cpp
 #include "ops.h"
 
 void sum_two(asyncshift::callback<int> done) {
@@ -106,3 +112,49 @@ void pick_or_value(int k, asyncshift::callback<int> done) {
 // FUTURE-NEXT: }
 // FUTURE-NEXT: });
 // FUTURE-NEXT: }
+// PROMISE-LABEL: asyncshift::promise<int> sum_two() {
+// PROMISE-NEXT: struct sum_two_state {
+// PROMISE-NEXT: int a{};
+// PROMISE-NEXT: };
+// PROMISE-NEXT: auto state = asyncshift::make_shared_state<sum_two_state>();
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
+// PROMISE-NEXT: .then([=](int a) {
+// PROMISE-NEXT: state->a = a;
+// PROMISE-NEXT: return asyncshift::promisify<int>(
+// PROMISE-NEXT: [=](auto cb) mutable { read_int(state->a, std::move(cb)); });
+// PROMISE-NEXT: })
+// PROMISE-NEXT: .then([=](int b) -> int { return state->a + b; });
+// PROMISE-NEXT: }
+// PROMISE-LABEL: asyncshift::promise<int> read_one() {
+// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); });
+// PROMISE-NEXT: }
+// PROMISE-LABEL: asyncshift::promise<int> pick(int k) {
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(k, std::move(cb)); })
+// PROMISE-NEXT: .then([=](int a) -> asyncshift::promise<int> {
+// PROMISE-NEXT: if (a > 0) {
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(a, std::move(cb)); })
+// PROMISE-NEXT: .then([=](int b) -> int { return b + 1; });
+// PROMISE-NEXT: } else {
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(-a, std::move(cb)); })
+// PROMISE-NEXT: .then([=](int b) -> int { return b - 1; });
+// PROMISE-NEXT: }
+// PROMISE-NEXT: });
+// PROMISE-NEXT: }
+// PROMISE-LABEL: asyncshift::promise<int> pick_or_value(int k) {
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(k, std::move(cb)); })
+// PROMISE-NEXT: .then([=](int a) -> asyncshift::promise<int> {
+// PROMISE-NEXT: if (a > 0) {
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(a, std::move(cb)); })
+// PROMISE-NEXT: .then([=](int b) -> int { return b + 1; });
+// PROMISE-NEXT: } else {
+// PROMISE-NEXT: return asyncshift::promise<int>::resolve(0);
+// PROMISE-NEXT: }
+// PROMISE-NEXT: });
+// PROMISE-NEXT: }

@@ -94,7 +94,7 @@ void store(bool fresh, bool cached, int id, asyncshift::callback<int> done) {
 // PROMISE-NEXT: if (cached) {
 // PROMISE-NEXT: return asyncshift::promise<int>::resolve(0);
 // PROMISE-NEXT: } else {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(id, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int value) -> int { return value; });
 // PROMISE-NEXT: }

@@ -205,7 +205,7 @@ void logged_sizes(int n, asyncshift::callback<std::vector<std::size_t>> done) {
 // PROMISE-NEXT: return asyncshift::promise<std::size_t>::all(
 // PROMISE-NEXT: static_cast<std::size_t>(n),
 // PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<std::size_t> {
-// PROMISE-NEXT: return asyncshift::make_promise<std::string>([&](auto cb) {
+// PROMISE-NEXT: return asyncshift::make_promise_chain<std::string>([&](auto cb) {
 // PROMISE-NEXT: fetch("page/" + std::to_string(i), std::move(cb));
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](std::string body) -> std::size_t {

@@ -69,7 +69,7 @@ void sum_three(asyncshift::callback<int> done) {
 // PROMISE-NEXT: int b{};
 // PROMISE-NEXT: };
 // PROMISE-NEXT: auto state = asyncshift::make_shared_state<sum_three_state>();
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int a) {
 // PROMISE-NEXT: state->a = a;

@@ -111,7 +111,7 @@ void transfer_logged(connection conn, int from, int to, asyncshift::callback<> d
 // CORO_VALUES-NEXT: }
 
 // PROMISE-LABEL: asyncshift::promise<> transfer(connection conn, int from, int to) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(from, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int balance) {
 // PROMISE-NEXT: return asyncshift::promisify(

@@ -89,7 +89,7 @@ void maybe_flush(bool dirty, asyncshift::callback<> done) {
 // PROMISE-NEXT: if (cached) {
 // PROMISE-NEXT: return asyncshift::promise<int>::resolve(0);
 // PROMISE-NEXT: } else {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) -> int { return v * 2; });
 // PROMISE-NEXT: }

@@ -81,7 +81,7 @@ void open_or_create(bool exists, int id, asyncshift::callback<int> done) {
 // PROMISE-NEXT: if (exists) {
 // PROMISE-NEXT: return asyncshift::promise<int>::resolve(id);
 // PROMISE-NEXT: } else {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(id, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int created) -> int { return created + 1; });
 // PROMISE-NEXT: }

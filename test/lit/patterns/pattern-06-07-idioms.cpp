@@ -199,7 +199,7 @@ void count_up(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: if (i == n) {
 // PROMISE-NEXT: return asyncshift::promise<int>::resolve(total);
 // PROMISE-NEXT: }
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(i, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) { return self(self, i + 1, total + v); });
 // PROMISE-NEXT: };

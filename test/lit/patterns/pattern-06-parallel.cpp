@@ -143,7 +143,7 @@ void fan(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: return asyncshift::each_series(
 // PROMISE-NEXT: static_cast<std::size_t>(n),
 // PROMISE-NEXT: [=](std::size_t i) -> asyncshift::promise<> {
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) {
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>([&](auto cb) {
 // PROMISE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int v) {
@@ -163,7 +163,7 @@ void fan(int n, asyncshift::callback<int> done) {
 // PROMISE-NEXT: };
 // PROMISE-NEXT: auto branch_state =
 // PROMISE-NEXT: asyncshift::make_shared_state<fan_branch_state>();
-// PROMISE-NEXT: return asyncshift::make_promise<int>([&](auto cb) {
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>([&](auto cb) {
 // PROMISE-NEXT: read_int(static_cast<int>(i), std::move(cb));
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=](int v) {

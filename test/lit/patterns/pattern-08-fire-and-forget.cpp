@@ -47,7 +47,7 @@ void save(connection conn, int v, asyncshift::callback<> done) {
 // CORO_VALUES-NEXT: }
 
 // PROMISE-LABEL: asyncshift::promise<> save(connection conn, int v) {
-// PROMISE-NEXT: return asyncshift::make_promise(
+// PROMISE-NEXT: return asyncshift::make_promise_chain(
 // PROMISE-NEXT: [&](auto cb) { write_int(1, v, std::move(cb)); })
 // PROMISE-NEXT: .then([=] {
 // PROMISE-NEXT: conn.send("saved", [](asyncshift::error) {});

@@ -65,7 +65,7 @@ void twice(asyncshift::callback<int> done) {
 // PROMISE-NEXT: int total{};
 // PROMISE-NEXT: };
 // PROMISE-NEXT: auto state = asyncshift::make_shared_state<twice_state>();
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) {
 // PROMISE-NEXT: state->total = v;

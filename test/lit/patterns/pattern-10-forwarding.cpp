@@ -83,7 +83,7 @@ void store_then_flush(int key, asyncshift::callback<> done) {
 // PROMISE-NEXT: [&](auto cb) { write_int(key, v, std::move(cb)); });
 // PROMISE-NEXT: }
 // PROMISE-LABEL: asyncshift::promise<int> double_read(int key) {
-// PROMISE-NEXT: return asyncshift::make_promise<int>(
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
 // PROMISE-NEXT: .then([=](int v) {
 // PROMISE-NEXT: return asyncshift::promisify<int>(

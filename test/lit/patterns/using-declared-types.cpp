@@ -61,7 +61,7 @@ void biggest(asyncshift::callback<std::uint64_t> done) {
 // PROMISE: asyncshift::make_promise(
 // PROMISE: asyncshift::promisify<std::int64_t>(
 // PROMISE-LABEL: asyncshift::promise<std::uint64_t> biggest()
-// PROMISE: asyncshift::make_promise<std::vector<std::uint64_t>>(
+// PROMISE: asyncshift::make_promise_chain<std::vector<std::uint64_t>>(
 // FUTURE-LABEL: asyncshift::future<std::int64_t> total(std::int64_t n)
 // FUTURE-LABEL: asyncshift::future<std::uint64_t> biggest()
 // Nowhere a 64-bit integer type without its std:: qualifier, in any style:
