@@ -715,11 +715,13 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
   Names.pop();
   Out += "}";
   if (I.HasElse) {
-    Out += " else {\n";
     Names.push();
-    Out += lowerSeq(nodesOf(I.Else), ElseCtx);
+    std::string Else = lowerSeq(nodesOf(I.Else), ElseCtx);
     Names.pop();
-    Out += "}";
+    if (isOneIfStatement(Else))
+      Out += " else " + Else.substr(0, Else.find_last_not_of('\n') + 1);
+    else
+      Out += " else {\n" + Else + "}";
   }
   Out += "\n";
   if (!Join)

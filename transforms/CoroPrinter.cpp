@@ -1040,15 +1040,26 @@ void CoroLowering::render(const CoList &L, std::string &Text, unsigned Depth) co
     case CoStmt::Kind::Await:
       Text += (S.UseOnError ? S.OnErrorText : S.Text) + "\n";
       break;
-    case CoStmt::Kind::If:
-      Text += "if (" + S.Text + ") {\n";
-      render(S.Then, Text, Depth + 1);
-      if (S.HasElse) {
+    case CoStmt::Kind::If: {
+      // An `else` arm that is one `if` and nothing more prints as `else if`.
+      const CoStmt *Arm = &S;
+      Text += "if (" + Arm->Text + ") {\n";
+      while (true) {
+        render(Arm->Then, Text, Depth + 1);
+        if (!Arm->HasElse)
+          break;
+        if (Arm->Else.size() == 1 && Arm->Else.front().K == CoStmt::Kind::If) {
+          Arm = &Arm->Else.front();
+          Text += "} else if (" + Arm->Text + ") {\n";
+          continue;
+        }
         Text += "} else {\n";
-        render(S.Else, Text, Depth + 1);
+        render(Arm->Else, Text, Depth + 1);
+        break;
       }
       Text += "}\n";
       break;
+    }
     case CoStmt::Kind::Try:
       Text += "try {\n";
       render(S.Body, Text, Depth + 1);

@@ -2,6 +2,9 @@
 
 #include "Printer.h"
 
+#include <cctype>
+#include <cstring>
+
 namespace asyncshift {
 
 std::unique_ptr<StylePrinter> makeChainPrinter(bool IsPromise);
@@ -26,6 +29,82 @@ std::unique_ptr<StylePrinter> makePrinter(const std::string &Style) {
     if (Style == R.Name)
       return R.Make();
   return nullptr;
+}
+
+bool isOneIfStatement(const std::string &Body) {
+  std::size_t I = 0;
+  const std::size_t N = Body.size();
+  auto skipSpace = [&] {
+    while (I < N && std::isspace(static_cast<unsigned char>(Body[I])))
+      ++I;
+  };
+  auto startsWith = [&](const char *Word) {
+    const std::size_t L = std::strlen(Word);
+    return Body.compare(I, L, Word) == 0 && (I + L == N || !(std::isalnum(static_cast<unsigned char>(Body[I + L])) || Body[I + L] == '_'));
+  };
+  // Skips a balanced group that opens at Body[I] ('(' or '{'); false if it never closes.
+  auto skipGroup = [&]() -> bool {
+    int Depth = 0;
+    while (I < N) {
+      const char C = Body[I];
+      if (C == '"' || C == '\'') { // a literal (raw strings are not printed here)
+        ++I;
+        while (I < N && Body[I] != C)
+          I += Body[I] == '\\' ? 2 : 1;
+        ++I;
+        continue;
+      }
+      if (C == '/' && I + 1 < N && Body[I + 1] == '/') {
+        I = Body.find('\n', I);
+        if (I == std::string::npos)
+          return false;
+        continue;
+      }
+      if (C == '/' && I + 1 < N && Body[I + 1] == '*') {
+        I = Body.find("*/", I + 2);
+        if (I == std::string::npos)
+          return false;
+        I += 2;
+        continue;
+      }
+      if (C == '(' || C == '{' || C == '[')
+        ++Depth;
+      else if (C == ')' || C == '}' || C == ']') {
+        if (--Depth == 0) {
+          ++I;
+          return true;
+        }
+      }
+      ++I;
+    }
+    return false;
+  };
+  skipSpace();
+  if (!startsWith("if"))
+    return false;
+  while (true) {
+    // At `if`: its condition and its braced arm.
+    I += 2;
+    skipSpace();
+    if (I >= N || Body[I] != '(' || !skipGroup())
+      return false;
+    skipSpace();
+    if (I >= N || Body[I] != '{' || !skipGroup())
+      return false;
+    skipSpace();
+    if (I == N)
+      return true;
+    if (!startsWith("else"))
+      return false;
+    I += 4;
+    skipSpace();
+    if (startsWith("if"))
+      continue;
+    if (I >= N || Body[I] != '{' || !skipGroup())
+      return false;
+    skipSpace();
+    return I == N;
+  }
 }
 
 std::vector<std::string> styleNames() {

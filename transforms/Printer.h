@@ -125,6 +125,12 @@ inline std::optional<MappedBranch> mappedBranchCall(const Combinator &K) {
   return MappedBranch{A, Done};
 }
 
+/// Whether printed statements \p Body are one `if` statement (with its `else
+/// if` and `else` arms) and nothing more: an `else` arm that is only that
+/// prints as `else if`, as people write it. Literals and comments are
+/// skipped; a comment before or after the `if` makes it more than one.
+bool isOneIfStatement(const std::string &Body);
+
 /// The printer for \p Style, or null if there is no such style.
 std::unique_ptr<StylePrinter> makePrinter(const std::string &Style);
 
