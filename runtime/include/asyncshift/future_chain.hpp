@@ -173,44 +173,25 @@ private:
 
 /// The lazy chain make_future_chain builds (see the top of this file).
 template <class T0, class Start, class G0, class... Fs>
-class [[nodiscard]] future_chain {
+class [[nodiscard]] future_chain : public detail::chain_builder<future_chain, T0, Start, G0, Fs...> {
   using state = detail::chain_fstate<T0, G0, Fs...>;
+  using builder = detail::chain_builder<future_chain, T0, Start, G0, Fs...>;
 
 public:
   using value_type = typename state::result_type;
-
-  /// The first operation's cleanup, or nothing (empty_value).
-  using cleanup_type = std::conditional_t<std::is_void_v<G0>, detail::empty_value, G0>;
-
-  future_chain(Start start, cleanup_type cleanup, std::tuple<Fs...> handlers)
-      : start_(std::move(start)), cleanup_(std::move(cleanup)), handlers_(std::move(handlers)) {}
-
-  /// One more step: \p on_value, as future::then's.
-  template <class F>
-  future_chain<T0, Start, G0, Fs..., std::decay_t<F>> then(F&& on_value) && {
-    return {std::move(start_), std::move(cleanup_),
-            std::tuple_cat(std::move(handlers_), std::tuple<std::decay_t<F>>(static_cast<F&&>(on_value)))};
-  }
+  using builder::builder;
 
   /// Builds the chain's state and starts its first operation.
   future<value_type> start() && {
-    auto* s = detail::pool_new<state>(std::move(handlers_), std::move(cleanup_));
+    auto* s = detail::pool_new<state>(std::move(this->handlers_), std::move(this->cleanup_));
     future<value_type> f(s);
-    s->template start<0>(start_);
+    s->template start<0>(this->start_);
     return f;
   }
   // NOLINTNEXTLINE(google-explicit-constructor): converts where a future is returned
   operator future<value_type>() && { return std::move(*this).start(); }
   /// start(), as the state's one reference (what when_all(n, make) takes of a future).
   detail::future_state<value_type>* release() && { return std::move(*this).start().release(); }
-
-private:
-  template <class, class, class, class...>
-  friend class future_chain;
-
-  Start start_;
-  [[no_unique_address]] cleanup_type cleanup_;
-  std::tuple<Fs...> handlers_;
 };
 
 /// A fused chain whose first operation is `start(callback<T>)` (see the top of this file).

@@ -238,45 +238,32 @@ private:
 
 /// The lazy chain make_promise_chain builds (see the top of this file).
 template <class T0, class Start, class G0, class... Fs>
-class [[nodiscard]] promise_chain {
+class [[nodiscard]] promise_chain : public detail::chain_builder<promise_chain, T0, Start, G0, Fs...> {
   using state = detail::chain_pstate<T0, G0, Fs...>;
+  using builder = detail::chain_builder<promise_chain, T0, Start, G0, Fs...>;
 
 public:
   using value_type = typename state::result_type;
+  using builder::builder;
 
-  /// The first operation's cleanup, or nothing (empty_value).
-  using cleanup_type = std::conditional_t<std::is_void_v<G0>, detail::empty_value, G0>;
-
-  promise_chain(Start start, cleanup_type cleanup, std::tuple<Fs...> handlers)
-      : start_(std::move(start)), cleanup_(std::move(cleanup)), handlers_(std::move(handlers)) {}
-
-  /// One more step: \p on_value, as promise::then's.
+  /// One more step: \p on_value, as promise::then's (but not returning a thenable).
   template <class F>
-  promise_chain<T0, Start, G0, Fs..., std::decay_t<F>> then(F&& on_value) && {
+  auto then(F&& on_value) && {
     using T = typename detail::type_at<sizeof...(Fs), typename detail::promise_chain_types<T0, Fs...>::values>::type;
     static_assert(!detail::thenable<std::remove_cvref_t<detail::value_result_t<T, F>>>,
                   "make_promise_chain: a handler returning a thenable; use promise::then");
-    return {std::move(start_), std::move(cleanup_),
-            std::tuple_cat(std::move(handlers_), std::tuple<std::decay_t<F>>(static_cast<F&&>(on_value)))};
+    return static_cast<builder&&>(*this).then(static_cast<F&&>(on_value));
   }
 
   /// Builds the chain's state and starts its first operation.
   promise<value_type> start() && {
-    auto* s = detail::pool_new<state>(std::move(handlers_), std::move(cleanup_), current_context());
+    auto* s = detail::pool_new<state>(std::move(this->handlers_), std::move(this->cleanup_), current_context());
     promise<value_type> p(s);
-    s->template start<0>(start_);
+    s->template start<0>(this->start_);
     return p;
   }
   // NOLINTNEXTLINE(google-explicit-constructor): converts where a promise is returned
   operator promise<value_type>() && { return std::move(*this).start(); }
-
-private:
-  template <class, class, class, class...>
-  friend class promise_chain;
-
-  Start start_;
-  [[no_unique_address]] cleanup_type cleanup_;
-  std::tuple<Fs...> handlers_;
 };
 
 /// A fused chain whose first operation is `start(callback<T>)` (see the top of this file).

@@ -317,4 +317,28 @@ private:
   decltype(slots_of(std::index_sequence_for<Fs...>{})) handlers_;
 };
 
+/// The lazy builder both chains are (CRTP through a template: \p Chain is
+/// future_chain or promise_chain): the first operation's start, its cleanup
+/// (empty_value when it has none) and the handlers, until it converts.
+template <template <class, class, class, class...> class Chain, class T0, class Start, class G0, class... Fs>
+class chain_builder {
+public:
+  using cleanup_type = std::conditional_t<std::is_void_v<G0>, empty_value, G0>;
+
+  chain_builder(Start start, cleanup_type cleanup, std::tuple<Fs...> handlers)
+      : start_(std::move(start)), cleanup_(std::move(cleanup)), handlers_(std::move(handlers)) {}
+
+  /// One more step: \p on_value, as a `then` handler.
+  template <class F>
+  Chain<T0, Start, G0, Fs..., std::decay_t<F>> then(F&& on_value) && {
+    return {std::move(start_), std::move(cleanup_),
+            std::tuple_cat(std::move(handlers_), std::tuple<std::decay_t<F>>(static_cast<F&&>(on_value)))};
+  }
+
+protected:
+  Start start_;
+  [[no_unique_address]] cleanup_type cleanup_;
+  std::tuple<Fs...> handlers_;
+};
+
 } // namespace asyncshift::detail
