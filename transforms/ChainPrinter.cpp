@@ -157,10 +157,9 @@ private:
     /// (headed by the `if`, as an immediately invoked lambda).
     ChainBuild *JoinInto = nullptr;
     /// Whether a chain returned here becomes a spelt type (the function's,
-    /// a lambda's `-> future<T>`) or is the one exit of a step (whose
-    /// `.then` takes what it returns): the chain may then be fused
-    /// (make_future_chain, make_promise_chain), whose type is its own until
-    /// it converts.
+    /// a lambda's `-> future<T>`), converting inside the `return`: the chain
+    /// may then be fused (make_future_chain, make_promise_chain), whose type
+    /// is its own until it converts, and whose first operation starts then.
     bool Typed = false;
   };
 
@@ -884,7 +883,10 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
   // Several chains returned (the arms of an `if`): the step spells its type,
   // so that each arm's chain may be fused and converts to it.
   const bool SpellFuture = !C.Wrap && E.Promises > 1 && Known;
-  C.Typed = C.Wrap || SpellFuture || E.Promises + E.Values <= 1;
+  // Only where the step spells its type: a chain returned from a lambda
+  // whose type is deduced would convert, and start, after the lambda has
+  // returned, when the locals its first start takes by reference are gone.
+  C.Typed = C.Wrap || SpellFuture;
   std::string Body = (St.Comment.empty() ? "" : St.Comment + "\n") + lowerSeq(St.Nodes, C);
   Names.pop();
   // A `return;` that ends the lambda says nothing.
