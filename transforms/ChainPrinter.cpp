@@ -882,11 +882,11 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
   C.Wrap = E.Promises > 0 && E.Values > 0;
   // Several chains returned (the arms of an `if`): the step spells its type,
   // so that each arm's chain may be fused and converts to it.
-  const bool SpellFuture = !C.Wrap && E.Promises > 1 && Known;
+  const bool SpellType = !C.Wrap && E.Promises > 1 && Known;
   // Only where the step spells its type: a chain returned from a lambda
   // whose type is deduced would convert, and start, after the lambda has
   // returned, when the locals its first start takes by reference are gone.
-  C.Typed = C.Wrap || SpellFuture;
+  C.Typed = C.Wrap || SpellType;
   std::string Body = (St.Comment.empty() ? "" : St.Comment + "\n") + lowerSeq(St.Nodes, C);
   Names.pop();
   // A `return;` that ends the lambda says nothing.
@@ -896,7 +896,7 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
     Body.erase(Body.size() - 8);
 
   std::string Ret;
-  if (C.Wrap || SpellFuture)
+  if (C.Wrap || SpellType)
     Ret = " -> " + S.type(C.OutType);
   else if (E.Promises == 0 && Known && !C.OutType.empty())
     Ret = " -> " + C.OutType; // also when every exit fails: the step still yields a T
