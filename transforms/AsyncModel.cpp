@@ -6,6 +6,7 @@
 #include "clang/AST/DeclCXX.h"
 #include "clang/AST/DeclTemplate.h"
 #include "clang/AST/QualTypeNames.h"
+#include "clang/Basic/CharInfo.h"
 
 using namespace clang;
 
@@ -367,28 +368,131 @@ static std::optional<std::pair<QualType, Qualifiers>> deducedFrom(QualType T) {
   return std::make_pair(D, Quals);
 }
 
-/// Spells \p D, a deduced type, so that it means the same outside the
-/// expression it came from. A typedef or using-declared name at namespace
-/// scope (`std::string`, `std::int64_t`) is kept; any other sugar is dropped
-/// for the canonical type: a deduced type carries the sugar of the
-/// declaration it came from (`shared_ptr<_NonArray<_Tp>>` from
-/// std::make_shared, `basic_string<_CharT, _Traits, _Alloc>` from an
-/// operator+), spelt in that declaration's scope and wrong anywhere else.
-static std::string printDeduced(QualType D, Qualifiers Quals, const ASTContext &Ctx, const PrintingPolicy &Policy) {
-  const NamedDecl *Name = nullptr;
-  if (const auto *TT = dyn_cast<TypedefType>(D.getTypePtr()))
-    Name = TT->getDecl();
-  else if (const auto *UT = dyn_cast<UsingType>(D.getTypePtr()))
-    Name = UT->getFoundDecl();
-  if (Name && Name->getDeclContext()->isFileContext() && Name->getIdentifier() && !Name->getName().starts_with("_"))
-    return printQualified(Ctx.getQualifiedType(D, Quals), Ctx, Policy);
-  // The canonical type, printed as Clang's diagnostics print it: every
-  // scope written out, default template arguments left off.
+/// The names the standard library gives its string specializations, for
+/// the canonical spelling of a type: `std::basic_string<char>` is
+/// `std::string` in every library, and is what the source wrote.
+static std::string useStandardNames(std::string Printed) {
+  static const std::pair<const char *, const char *> Names[] = {
+      {"std::basic_string<char>", "std::string"},
+      {"std::basic_string<wchar_t>", "std::wstring"},
+      {"std::basic_string<char8_t>", "std::u8string"},
+      {"std::basic_string<char16_t>", "std::u16string"},
+      {"std::basic_string<char32_t>", "std::u32string"},
+      {"std::basic_string_view<char>", "std::string_view"},
+      {"std::basic_string_view<wchar_t>", "std::wstring_view"},
+      {"std::basic_string_view<char8_t>", "std::u8string_view"},
+      {"std::basic_string_view<char16_t>", "std::u16string_view"},
+      {"std::basic_string_view<char32_t>", "std::u32string_view"},
+  };
+  for (const auto &[Long, Short] : Names) {
+    std::string_view L(Long);
+    for (size_t At = Printed.find(L); At != std::string::npos; At = Printed.find(L, At)) {
+      bool Starts = At == 0 || !(isAsciiIdentifierContinue(Printed[At - 1]) || Printed[At - 1] == ':');
+      if (!Starts) {
+        At += L.size();
+        continue;
+      }
+      Printed.replace(At, L.size(), Short);
+      At += std::string_view(Short).size();
+    }
+  }
+  return Printed;
+}
+
+/// \p T's canonical type, printed as Clang's diagnostics print it: every
+/// scope written out, default template arguments left off (`std::vector<int>`,
+/// not `std::vector<int, std::allocator<int>>`), the standard string names
+/// kept.
+static std::string printCanonical(QualType T, const ASTContext &Ctx, const PrintingPolicy &Policy) {
   PrintingPolicy Canonical = Policy;
   Canonical.FullyQualifiedName = true;
   Canonical.SuppressScope = false;
-  Canonical.PrintCanonicalTypes = true;
-  return Ctx.getQualifiedType(D.getCanonicalType(), Quals).getAsString(Canonical);
+  // Clang drops default arguments only when not asked for canonical types;
+  // the type printed is canonical already.
+  Canonical.PrintCanonicalTypes = false;
+  Canonical.SuppressDefaultTemplateArgs = true;
+  return useStandardNames(T.getCanonicalType().getAsString(Canonical));
+}
+
+static bool isReservedName(const NamedDecl *D) {
+  return !D->getIdentifier() || D->getName().starts_with("_");
+}
+
+/// Does \p Printed name an identifier reserved to the implementation
+/// (`__gnu_cxx`, `_Rb_tree_iterator`): one library's internals?
+static bool hasReservedName(std::string_view Printed) {
+  for (size_t I = 0; I + 1 < Printed.size(); ++I) {
+    bool Starts = I == 0 || !isAsciiIdentifierContinue(Printed[I - 1]);
+    if (Starts && Printed[I] == '_' && (Printed[I + 1] == '_' || isUppercase(Printed[I + 1])))
+      return true;
+  }
+  return false;
+}
+
+static bool isInStd(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && NS->isStdNamespace())
+      return true;
+  return false;
+}
+
+/// A public member typedef of a class the program can name, spelt through
+/// that class: `std::map<int, std::string>::const_iterator` for what
+/// `m.find(k)` returns, `std::vector<int>::size_type` for `v.size()`. Their
+/// canonical types are each library's own (`std::_Rb_tree_const_iterator`,
+/// `unsigned long`), which another library or target does not compile or
+/// does not mean.
+static std::optional<std::string> printMemberTypedef(const TypedefNameDecl *Name, const ASTContext &Ctx,
+                                                     const PrintingPolicy &Policy) {
+  const auto *Class = dyn_cast<CXXRecordDecl>(Name->getDeclContext());
+  if (!Class || isReservedName(Name) || isReservedName(Class) || Name->getAccess() != AS_public ||
+      Class->isDependentContext() || Class->isLambda() || !Class->getDeclContext()->isFileContext())
+    return std::nullopt;
+  return printCanonical(Ctx.getRecordType(Class), Ctx, Policy) + "::" + Name->getName().str();
+}
+
+/// Spells \p D, a deduced type, so that it means the same outside the
+/// expression it came from. A typedef or using-declared name at namespace
+/// scope (`std::string`, `std::int64_t`) is kept, and a public member typedef
+/// is spelt through its class; any other sugar is dropped for the canonical
+/// type: a deduced type carries the sugar of the declaration it came from
+/// (`shared_ptr<_NonArray<_Tp>>` from std::make_shared,
+/// `basic_string<_CharT, _Traits, _Alloc>` from an operator+), spelt in that
+/// declaration's scope and wrong anywhere else.
+static std::string printDeduced(QualType D, Qualifiers Quals, const ASTContext &Ctx, const PrintingPolicy &Policy) {
+  if (const auto *UT = dyn_cast<UsingType>(D.getTypePtr()))
+    if (UT->getFoundDecl()->getDeclContext()->isFileContext() && !isReservedName(UT->getFoundDecl()))
+      return printQualified(Ctx.getQualifiedType(D, Quals), Ctx, Policy);
+  // Through a chain of typedefs, the first that can be named here: a member
+  // typedef of a class template's pattern (`size_type` of vector<_Tp>, as
+  // libstdc++'s size() is declared) names `size_t` in turn. A standard
+  // library member typedef is kept only where the canonical spelling is not
+  // plain: `std::vector<int>::const_iterator` for the library's own iterator,
+  // but `std::string` for `std::tuple_element<1, std::pair<int, std::string>>::type`.
+  std::string Canonical = printCanonical(Ctx.getQualifiedType(D, Quals), Ctx, Policy);
+  const bool Plain = !D.getCanonicalType()->isBuiltinType() && !hasReservedName(Canonical);
+  QualType Cur = D;
+  Qualifiers CurQuals = Quals;
+  for (unsigned Depth = 0; Depth < 8; ++Depth) {
+    if (const auto *Elab = dyn_cast<ElaboratedType>(Cur.getTypePtr())) {
+      CurQuals += Elab->getNamedType().getLocalQualifiers();
+      Cur = Elab->getNamedType().getLocalUnqualifiedType();
+    }
+    const auto *TT = dyn_cast<TypedefType>(Cur.getTypePtr());
+    if (!TT)
+      break;
+    const TypedefNameDecl *Name = TT->getDecl();
+    if (Name->getDeclContext()->isFileContext() && !isReservedName(Name))
+      return printQualified(Ctx.getQualifiedType(Cur, CurQuals), Ctx, Policy);
+    if (auto Member = printMemberTypedef(Name, Ctx, Policy); Member && (!isInStd(Name) || !Plain))
+      return (CurQuals.empty() ? "" : CurQuals.getAsString(Policy) + " ") + *Member;
+    QualType Next = TT->desugar();
+    if (Next.isNull() || Next->isDependentType())
+      break;
+    CurQuals += Next.getLocalQualifiers();
+    Cur = Next.getLocalUnqualifiedType();
+  }
+  return Canonical;
 }
 
 bool isDeducedType(QualType T) { return deducedFrom(T).has_value(); }

@@ -5,7 +5,8 @@
 // std::make_shared, `basic_string<_CharT, ...>` from operator+, `std::std::string`
 // from a qualified typedef); it was printed as such and did not compile.
 // Now a typedef at namespace scope keeps its name and anything else is
-// spelt as its canonical type.
+// spelt as its canonical type, without default template arguments and with
+// the standard string names (deduced-member-types.cpp: member typedefs).
 // RUN: %strip %s > %t.cpp
 // RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
 // RUN: count 0 < %t.promise.err
@@ -49,13 +50,10 @@ void tag(int key, asyncshift::callback<int> done) {
   });
 }
 // CHECK:      std::shared_ptr<int> hits{};
-// CHECK-NEXT: std::basic_string<char, std::char_traits<char>, std::allocator<char>>
-// CHECK-NEXT: label{};
+// CHECK-NEXT: std::string label{};
 // CHECK-NEXT: std::string name{};
 // CHECK-NEXT: shop::order o{};
-// CHECK-NEXT: std::tuple<int, std::basic_string<char, std::char_traits<char>,
-// CHECK-NEXT: std::allocator<char>>>
-// CHECK-NEXT: tup{};
+// CHECK-NEXT: std::tuple<int, std::string> tup{};
 // CHECK-NEXT: std::pair<int, long> pr{};
-// CHECK-NEXT: std::vector<int, std::allocator<int>> ctad{};
+// CHECK-NEXT: std::vector<int> ctad{};
 // CHECK-NEXT: int same{};

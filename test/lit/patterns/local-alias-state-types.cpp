@@ -30,7 +30,7 @@ void total(int key, asyncshift::callback<int> done) {
 }
 // CHECK:      struct total_state {
 // CHECK-NEXT: long n{};
-// CHECK-NEXT: std::vector<long, std::allocator<long>> all{};
+// CHECK-NEXT: std::vector<long> all{};
 // CHECK-NEXT: };
 // CHECK:      using num = long;
 // CHECK:      state->n = v;

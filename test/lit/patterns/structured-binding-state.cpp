@@ -40,7 +40,7 @@ void measure(int key, asyncshift::callback<int> done) {
   });
 }
 // CHECK:      struct measure_state {
-// CHECK-NEXT: std::basic_string<char, std::char_traits<char>, std::allocator<char>> hi{};
+// CHECK-NEXT: std::string hi{};
 // CHECK-NEXT: long y{};
 // CHECK-NEXT: };
 // CHECK:      auto [lo, hi] = split(v);
