@@ -785,7 +785,7 @@ std::string CoroLowering::whenAll(const Combinator &K) {
     if (A->CalleeConverted)
       Op = Names.render(A->WithoutHandler);
     else
-      Op = promisifyOpen(A->ValueType) + "[=](auto " + CallbackName + ") { " + Names.render(A->Prefix) + CallbackName +
+      Op = promisifyOpen(A->ValueType) + capture() + "(auto " + CallbackName + ") { " + Names.render(A->Prefix) + CallbackName +
            Names.render(A->Suffix) + "; })";
     if (M) {
       Names.push();

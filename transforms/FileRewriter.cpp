@@ -455,8 +455,10 @@ FileResult Rewriter::run() {
     if (IR && Request.DumpIR)
       llvm::outs() << dumpIR(*IR);
     if (IR && Findings.empty() && Request.Printer) {
-      if (auto P = Request.Printer->print(*IR, Findings))
+      if (auto P = Request.Printer->print(*IR, Findings)) {
+        settleThisCaptures(P->Body);
         Printed.emplace_back(FD, std::move(*P));
+      }
     }
     for (const Finding &F : Findings)
       report(Ctx.getDiagnostics(), F);

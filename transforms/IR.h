@@ -63,6 +63,9 @@ struct Text {
   std::string Source;
   std::vector<Ref> Refs;
   std::vector<Splice> Splices;
+  /// Whether the text uses `this` (a member, explicitly or not): a lambda
+  /// the printer wraps around it must capture `this`.
+  bool UsesThis = false;
 
   bool empty() const { return Source.empty(); }
   bool references(VarId V) const {

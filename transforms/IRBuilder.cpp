@@ -97,6 +97,10 @@ public:
 
   // Used by the visitors below.
   void addRef(SourceLocation L, const ValueDecl *VD);
+  void addThisUse(SourceLocation L) {
+    if (std::optional<unsigned> Off = offsetOf(L))
+      ThisUses.push_back(*Off);
+  }
   bool isLocal(const ValueDecl *VD) const { return VD && isWithin(VD->getDeclContext(), FD); }
   /// The handler of the function or of any combinator branch, or a named
   /// continuation: a statement that mentions one is not plain code.
@@ -163,6 +167,7 @@ private:
   AsyncFunction F;
   llvm::DenseMap<const ValueDecl *, VarId> VarIds; ///< variables and structured bindings
   std::vector<Text::Ref> Refs; ///< by file offset
+  std::vector<unsigned> ThisUses; ///< file offsets of `this`, written or implicit; sorted
   llvm::DenseSet<unsigned> RefOffsets;
   llvm::DenseMap<const VarDecl *, unsigned> ContIds;
   llvm::DenseMap<const VarDecl *, const DeclStmt *> ContDecls;
@@ -207,6 +212,10 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     if (isa<VarDecl, BindingDecl>(E->getDecl()) && B.isLocal(E->getDecl()))
       B.addRef(E->getLocation(), E->getDecl());
+    return true;
+  }
+  bool VisitCXXThisExpr(CXXThisExpr *E) {
+    B.addThisUse(E->getLocation());
     return true;
   }
   bool VisitVarDecl(VarDecl *VD) {
@@ -354,6 +363,8 @@ Text Builder::textAt(unsigned Begin, unsigned End) const {
                                 [](const Text::Ref &R, unsigned Off) { return R.Offset < Off; });
   for (auto It = First; It != Refs.end() && It->Offset + It->Length <= End; ++It)
     T.Refs.push_back({It->Offset - Begin, It->Length, It->Var});
+  auto This = std::lower_bound(ThisUses.begin(), ThisUses.end(), Begin);
+  T.UsesThis = This != ThisUses.end() && *This < End;
   return T;
 }
 
@@ -367,6 +378,7 @@ std::optional<Text> Builder::textOf(SourceRange R) const {
 static Text concat(Text A, const Text &B) {
   unsigned Shift = static_cast<unsigned>(A.Source.size());
   A.Source += B.Source;
+  A.UsesThis |= B.UsesThis;
   for (const Text::Ref &R : B.Refs)
     A.Refs.push_back({R.Offset + Shift, R.Length, R.Var});
   for (Splice S : B.Splices) {
@@ -1917,6 +1929,7 @@ std::optional<AsyncFunction> Builder::run() {
   RefCollector Collector(*this);
   Collector.TraverseDecl(const_cast<FunctionDecl *>(FD));
   llvm::sort(Refs, [](const Text::Ref &A, const Text::Ref &B) { return A.Offset < B.Offset; });
+  llvm::sort(ThisUses);
 
   // Reference parameters would dangle once the function suspends.
   for (const ParmVarDecl *P : FD->parameters())

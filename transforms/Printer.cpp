@@ -2,6 +2,7 @@
 
 #include "Printer.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstring>
 
@@ -31,53 +32,59 @@ std::unique_ptr<StylePrinter> makePrinter(const std::string &Style) {
   return nullptr;
 }
 
+/// Skips the balanced group that opens at \p Body[I] ('(', '{' or '['),
+/// past string and character literals and comments (raw strings are not
+/// printed here); false if it never closes.
+static bool skipGroup(const std::string &Body, std::size_t &I) {
+  const std::size_t N = Body.size();
+  int Depth = 0;
+  while (I < N) {
+    const char C = Body[I];
+    if (C == '"' || C == '\'') {
+      ++I;
+      while (I < N && Body[I] != C)
+        I += Body[I] == '\\' ? 2 : 1;
+      ++I;
+      continue;
+    }
+    if (C == '/' && I + 1 < N && Body[I + 1] == '/') {
+      I = Body.find('\n', I);
+      if (I == std::string::npos)
+        return false;
+      continue;
+    }
+    if (C == '/' && I + 1 < N && Body[I + 1] == '*') {
+      I = Body.find("*/", I + 2);
+      if (I == std::string::npos)
+        return false;
+      I += 2;
+      continue;
+    }
+    if (C == '(' || C == '{' || C == '[')
+      ++Depth;
+    else if (C == ')' || C == '}' || C == ']') {
+      if (--Depth == 0) {
+        ++I;
+        return true;
+      }
+    }
+    ++I;
+  }
+  return false;
+}
+
+static bool isBlank(char C) { return C == ThisMark || std::isspace(static_cast<unsigned char>(C)); }
+
 bool isOneIfStatement(const std::string &Body) {
   std::size_t I = 0;
   const std::size_t N = Body.size();
   auto skipSpace = [&] {
-    while (I < N && std::isspace(static_cast<unsigned char>(Body[I])))
+    while (I < N && isBlank(Body[I]))
       ++I;
   };
   auto startsWith = [&](const char *Word) {
     const std::size_t L = std::strlen(Word);
     return Body.compare(I, L, Word) == 0 && (I + L == N || !(std::isalnum(static_cast<unsigned char>(Body[I + L])) || Body[I + L] == '_'));
-  };
-  // Skips a balanced group that opens at Body[I] ('(' or '{'); false if it never closes.
-  auto skipGroup = [&]() -> bool {
-    int Depth = 0;
-    while (I < N) {
-      const char C = Body[I];
-      if (C == '"' || C == '\'') { // a literal (raw strings are not printed here)
-        ++I;
-        while (I < N && Body[I] != C)
-          I += Body[I] == '\\' ? 2 : 1;
-        ++I;
-        continue;
-      }
-      if (C == '/' && I + 1 < N && Body[I + 1] == '/') {
-        I = Body.find('\n', I);
-        if (I == std::string::npos)
-          return false;
-        continue;
-      }
-      if (C == '/' && I + 1 < N && Body[I + 1] == '*') {
-        I = Body.find("*/", I + 2);
-        if (I == std::string::npos)
-          return false;
-        I += 2;
-        continue;
-      }
-      if (C == '(' || C == '{' || C == '[')
-        ++Depth;
-      else if (C == ')' || C == '}' || C == ']') {
-        if (--Depth == 0) {
-          ++I;
-          return true;
-        }
-      }
-      ++I;
-    }
-    return false;
   };
   skipSpace();
   if (!startsWith("if"))
@@ -86,10 +93,10 @@ bool isOneIfStatement(const std::string &Body) {
     // At `if`: its condition and its braced arm.
     I += 2;
     skipSpace();
-    if (I >= N || Body[I] != '(' || !skipGroup())
+    if (I >= N || Body[I] != '(' || !skipGroup(Body, I))
       return false;
     skipSpace();
-    if (I >= N || Body[I] != '{' || !skipGroup())
+    if (I >= N || Body[I] != '{' || !skipGroup(Body, I))
       return false;
     skipSpace();
     if (I == N)
@@ -100,11 +107,37 @@ bool isOneIfStatement(const std::string &Body) {
     skipSpace();
     if (startsWith("if"))
       continue;
-    if (I >= N || Body[I] != '{' || !skipGroup())
+    if (I >= N || Body[I] != '{' || !skipGroup(Body, I))
       return false;
     skipSpace();
     return I == N;
   }
+}
+
+void settleThisCaptures(std::string &Body) {
+  static constexpr std::string_view Capture = "[=, this]";
+  std::vector<std::size_t> At;
+  for (std::size_t P = Body.find(Capture); P != std::string::npos; P = Body.find(Capture, P + 1))
+    At.push_back(P);
+  // From the last, so that the places before stay where they were.
+  for (auto It = At.rbegin(); It != At.rend(); ++It) {
+    std::size_t I = *It + Capture.size();
+    while (I < Body.size() && isBlank(Body[I]))
+      ++I;
+    if (I >= Body.size() || Body[I] != '(' || !skipGroup(Body, I))
+      continue;
+    // `mutable`, `-> type`: up to the body's brace.
+    const std::size_t Open = Body.find_first_of("{;", I);
+    if (Open == std::string::npos || Body[Open] != '{')
+      continue;
+    std::size_t Close = Open;
+    if (!skipGroup(Body, Close))
+      continue; // unsure where it ends: keep `this`
+    if (Body.find(ThisMark, Open) < Close)
+      continue;
+    Body.replace(*It, Capture.size(), "[=]");
+  }
+  Body.erase(std::remove(Body.begin(), Body.end(), ThisMark), Body.end());
 }
 
 std::vector<std::string> styleNames() {

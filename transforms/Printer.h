@@ -125,6 +125,17 @@ inline std::optional<MappedBranch> mappedBranchCall(const Combinator &K) {
   return MappedBranch{A, Done};
 }
 
+/// Marks, in printed text, the end of a text that uses `this`
+/// (Text::UsesThis): settleThisCaptures decides from it which lambdas keep
+/// their `this` capture, and removes it.
+constexpr char ThisMark = '\x01';
+
+/// For each `[=, this]` lambda the printers wrote in \p Body, drops `this`
+/// from the capture unless the lambda's body holds a ThisMark (a lambda that
+/// uses no member would warn under clang's -Wunused-lambda-capture); then
+/// removes the marks.
+void settleThisCaptures(std::string &Body);
+
 /// Whether printed statements \p Body are one `if` statement (with its `else
 /// if` and `else` arms) and nothing more: an `else` arm that is only that
 /// prints as `else if`, as people write it. Literals and comments are
@@ -202,6 +213,8 @@ std::string renderText(const Text &T, const NameFn &NameOf, Naming::DetachedSpel
     Pos = S.Offset + S.Length;
   }
   Out.append(T.Source, Pos, std::string::npos);
+  if (T.UsesThis)
+    Out += ThisMark;
   return Out;
 }
 
