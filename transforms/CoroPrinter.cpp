@@ -370,17 +370,34 @@ void CoroLowering::lowerRecur(const RecurNode &R, CoList &OutList) {
   CoStmt St;
   for (const Text &T : R.Args)
     addUses(St.Uses, T);
-  if (L.Params.size() == 1) {
-    St.Text = Names.name(L.Params[0]) + " = " + Names.render(R.Args[0]) + ";\n";
+  // A parameter passed on as itself (`step(i + 1, total)`) stays as it is.
+  std::vector<std::size_t> Changed;
+  for (std::size_t I = 0; I < L.Params.size(); ++I) {
+    const Text &A = R.Args[I];
+    const bool Same = A.Refs.size() == 1 && A.Refs[0].Var == L.Params[I] && A.Refs[0].Offset == 0 &&
+                      A.Refs[0].Length == A.Source.size() && A.Splices.empty();
+    if (!Same)
+      Changed.push_back(I);
+  }
+  // In order, each straight into its parameter, unless an argument reads a
+  // parameter assigned before it (`step(j, i)`): then all arguments first.
+  bool Direct = true;
+  for (std::size_t I : Changed)
+    Direct &= R.Args[I].Splices.empty();
+  for (std::size_t K = 0; K < Changed.size() && Direct; ++K)
+    for (std::size_t J = 0; J < K && Direct; ++J)
+      Direct = !R.Args[Changed[K]].references(L.Params[Changed[J]]);
+  if (Direct) {
+    for (std::size_t I : Changed)
+      St.Text += Names.name(L.Params[I]) + " = " + Names.render(R.Args[I]) + ";\n";
   } else {
-    // All arguments first: each may read any parameter.
     std::vector<std::string> Next;
-    for (std::size_t I = 0; I < L.Params.size(); ++I) {
+    for (std::size_t I : Changed) {
       Next.push_back(Names.fresh(Names.name(L.Params[I]) + "_next"));
       St.Text += "auto " + Next.back() + " = " + Names.render(R.Args[I]) + ";\n";
     }
-    for (std::size_t I = 0; I < L.Params.size(); ++I)
-      St.Text += Names.name(L.Params[I]) + " = " + Next[I] + ";\n";
+    for (std::size_t K = 0; K < Changed.size(); ++K)
+      St.Text += Names.name(L.Params[Changed[K]]) + " = " + Next[K] + ";\n";
   }
   St.Text += "continue;";
   OutList.push_back(std::move(St));

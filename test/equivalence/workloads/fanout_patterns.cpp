@@ -128,17 +128,19 @@ void series(std::int64_t seed, callback<> done) {
       });
 }
 
-/// Pattern 7 by hand: the recursive lambda.
+/// Pattern 7 by hand: the recursive lambda. Its parameters are passed on
+/// changed (i, total), swapped (a and b: the coroutine's loop needs
+/// temporaries) and unchanged (limit).
 void recursive(std::int64_t seed, callback<std::int64_t> done) {
   const int n = 2 + static_cast<int>(seed % 4);
-  auto step = [=](auto &self, int i, std::int64_t total) -> void {
-    if (i == n) return done({}, total);
+  auto step = [=](auto &self, int i, std::int64_t total, std::int64_t a, std::int64_t b, int limit) -> void {
+    if (i == limit) return done({}, total + a * 3 + b);
     fake::io("rec.read", seed + i, [=](error err, std::int64_t v) {
       if (err) return done(err);
-      self(self, i + 1, total + v % 100);
+      self(self, i + 1, total + v % 100, b, a + v % 7, limit);
     });
   };
-  step(step, 0, 0);
+  step(step, 0, 0, 1, 2, n);
 }
 
 void valued(int which, std::int64_t seed, callback<> done) {

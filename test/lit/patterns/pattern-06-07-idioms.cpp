@@ -108,10 +108,8 @@ void count_up(int n, asyncshift::callback<int> done) {
 // CORO-NEXT: }
 // CORO-NEXT: auto v =
 // CORO-NEXT: co_await asyncshift::promisify<int>([&](auto cb) { read_int(i, cb); });
-// CORO-NEXT: auto i_next = i + 1;
-// CORO-NEXT: auto total_next = total + v;
-// CORO-NEXT: i = i_next;
-// CORO-NEXT: total = total_next;
+// CORO-NEXT: i = i + 1;
+// CORO-NEXT: total = total + v;
 // CORO-NEXT: }
 // CORO-NEXT: }
 
@@ -159,10 +157,8 @@ void count_up(int n, asyncshift::callback<int> done) {
 // CORO_VALUES-NEXT: if (err) {
 // CORO_VALUES-NEXT: co_return err;
 // CORO_VALUES-NEXT: }
-// CORO_VALUES-NEXT: auto i_next = i + 1;
-// CORO_VALUES-NEXT: auto total_next = total + v;
-// CORO_VALUES-NEXT: i = i_next;
-// CORO_VALUES-NEXT: total = total_next;
+// CORO_VALUES-NEXT: i = i + 1;
+// CORO_VALUES-NEXT: total = total + v;
 // CORO_VALUES-NEXT: }
 // CORO_VALUES-NEXT: }
 
