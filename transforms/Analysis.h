@@ -52,6 +52,11 @@ struct ErrorHandling {
   std::vector<const SyncNode *> Cleanup;
   /// The nodes that run on success (Propagate), or the whole body.
   std::vector<const Node *> Rest;
+  /// The comments in the propagating arm that are not a cleanup statement's
+  /// (before and after its `return done(err);`), one per line (Propagate
+  /// only): a style that folds the check prints them with the cleanup, or
+  /// where the success path goes on.
+  std::string Comments;
 };
 
 ErrorHandling classifyErrorHandling(const Continuation &C);

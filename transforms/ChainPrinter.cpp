@@ -631,8 +631,14 @@ std::string ChainLowering::lowerAwait(const AsyncCallNode &A, const Ctx &C) {
   if (M == Mode::Propagate && !Cleanup.empty()) {
     std::string Body;
     for (const SyncNode *N : Cleanup)
-      Body += text(N->Code) + "\n";
+      Body += withComment(N->Comment, text(N->Code)) + "\n";
+    // The check's own comments go with what runs on failure.
+    if (!H.Comments.empty())
+      Body += H.Comments + "\n";
     Tap = capture() + "(const asyncshift::error &) {\n" + Body + "}";
+  } else if (M == Mode::Propagate) {
+    // A folded check without cleanup: its comments where the success path goes on.
+    Next.Comment = H.Comments;
   }
   // A leaf's promise, or an operation fan-out's future, is made here: its
   // cleanup goes with the operation (on_error runs it inline, as the

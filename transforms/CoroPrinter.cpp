@@ -491,9 +491,14 @@ void CoroLowering::lowerAwait(const AsyncCallNode &A, CoList &OutList, const Ctx
       St.HasCleanup = true;
       std::string Joined;
       for (const SyncNode *S : Cleanup) {
-        St.CleanupLines.push_back(Names.render(S->Code));
+        St.CleanupLines.push_back(withComment(S->Comment, Names.render(S->Code)));
         Joined += St.CleanupLines.back() + "\n";
         addUses(St.CleanupUses, S->Code);
+      }
+      // The check's own comments go with what runs on failure.
+      if (!H.Comments.empty()) {
+        St.CleanupLines.push_back(H.Comments);
+        Joined += H.Comments + "\n";
       }
       St.CleanupKey = Joined;
       St.OnErrorText = Lhs + "co_await asyncshift::on_error(" + X + ", [&] {\n" + Joined + "});";
@@ -549,6 +554,9 @@ void CoroLowering::lowerAwait(const AsyncCallNode &A, CoList &OutList, const Ctx
     }
   }
   OutList.push_back(std::move(St));
+  // A folded check without cleanup: its comments where the success path goes on.
+  if (Mode == AwaitMode::Propagate && Cleanup.empty())
+    pushComment(OutList, H.Comments);
   lowerSeq(Rest, OutList, C);
 }
 
@@ -842,6 +850,7 @@ void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ct
   const bool Forward = A.Handler == AsyncCallNode::HandlerKind::Forward;
   std::vector<const SyncNode *> Cleanup;
   std::vector<const Node *> Rest = nodesOf(A.Cont.Body);
+  std::string FoldedComments;
   bool Throwing = false;
   if (!Values && C.ExitKind == Ctx::Exit::Return) {
     if (Forward) {
@@ -852,6 +861,7 @@ void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ct
         Throwing = true;
         Cleanup = H.Cleanup;
         Rest = H.Rest;
+        FoldedComments = H.Comments;
       }
     }
   }
@@ -901,9 +911,13 @@ void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ct
     Loop.HasCleanup = true;
     std::string Joined;
     for (const SyncNode *S : Cleanup) {
-      Loop.CleanupLines.push_back(Names.render(S->Code));
+      Loop.CleanupLines.push_back(withComment(S->Comment, Names.render(S->Code)));
       Joined += Loop.CleanupLines.back() + "\n";
       addUses(Loop.CleanupUses, S->Code);
+    }
+    if (!FoldedComments.empty()) {
+      Loop.CleanupLines.push_back(FoldedComments);
+      Joined += FoldedComments + "\n";
     }
     Loop.CleanupKey = Joined;
     Loop.OnErrorText = "try {\n" + Loop.Text + "\n} catch (const asyncshift::error_exception &) {\n" + Joined + "throw;\n}";
@@ -930,6 +944,8 @@ void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ct
     OutList.push_back(std::move(Ret));
     return;
   }
+  if (Cleanup.empty())
+    pushComment(OutList, FoldedComments);
   lowerSeq(Rest, OutList, C);
 }
 

@@ -125,6 +125,11 @@ inline std::optional<MappedBranch> mappedBranchCall(const Combinator &K) {
   return MappedBranch{A, Done};
 }
 
+/// \p Line with the comment lines \p Comment (if any) before it.
+inline std::string withComment(const std::string &Comment, const std::string &Line) {
+  return Comment.empty() ? Line : Comment + "\n" + Line;
+}
+
 /// Marks, in printed text, the end of a text that uses `this`
 /// (Text::UsesThis): settleThisCaptures decides from it which lambdas keep
 /// their `this` capture, and removes it.
