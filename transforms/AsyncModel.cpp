@@ -497,6 +497,33 @@ static std::string printDeduced(QualType D, Qualifiers Quals, const ASTContext &
 
 bool isDeducedType(QualType T) { return deducedFrom(T).has_value(); }
 
+std::optional<std::string> printMemberTypeOf(QualType T, QualType Object, const ASTContext &Ctx) {
+  auto Deduced = deducedFrom(T);
+  if (!Deduced)
+    return std::nullopt;
+  QualType D = Deduced->first;
+  if (const auto *Elab = dyn_cast<ElaboratedType>(D.getTypePtr()))
+    D = Elab->getNamedType();
+  const auto *TT = dyn_cast<TypedefType>(D.getTypePtr());
+  Object = Object.getNonReferenceType();
+  if (Object->isPointerType())
+    Object = Object->getPointeeType();
+  const CXXRecordDecl *Class = Object->getAsCXXRecordDecl();
+  if (!TT || !Class || Object->isDependentType())
+    return std::nullopt;
+  const TypedefNameDecl *Name = TT->getDecl();
+  const auto *Owner = dyn_cast<CXXRecordDecl>(Name->getDeclContext());
+  if (!Owner || Owner->getCanonicalDecl() != Class->getCanonicalDecl() || isReservedName(Name) ||
+      Name->getAccess() != AS_public)
+    return std::nullopt;
+  // Only where it says more than the class's canonical spelling would.
+  PrintingPolicy Policy = typePolicy(Ctx);
+  if (!printMemberTypedef(Name, Ctx, Policy))
+    return std::nullopt;
+  std::string Quals = Deduced->second.empty() ? "" : Deduced->second.getAsString(Policy) + " ";
+  return Quals + printType(Object.getUnqualifiedType(), Ctx) + "::" + Name->getName().str();
+}
+
 std::string printType(QualType T, const ASTContext &Ctx, bool Deduced) {
   PrintingPolicy Policy = typePolicy(Ctx);
   if (Deduced)

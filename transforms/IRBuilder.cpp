@@ -457,9 +457,20 @@ VarId Builder::varId(const ValueDecl *VD) {
     // A type declared inside the function cannot be named by the chain
     // styles' state struct (declared before the step that declares it): an
     // alias is spelt as what it names, a local class leaves it unnamed.
-    if (!(RD && RD->isLambda()) && !Plain->isUndeducedType() && !usesLocalTag(Plain, FD))
+    if (!(RD && RD->isLambda()) && !Plain->isUndeducedType() && !usesLocalTag(Plain, FD)) {
       V.StateType = printType(Plain.getUnqualifiedType(), Ctx,
                               isa<BindingDecl>(VD) || namesLocalTypedef(Plain, FD));
+      // `auto it = totals.find(k)`: through the object's type as written.
+      if (const auto *Var = dyn_cast<VarDecl>(VD); Var && Var->getInit() && !namesLocalTypedef(Plain, FD)) {
+        const Expr *Init = Var->getInit()->IgnoreImplicit();
+        if (const auto *Copy = dyn_cast<CXXConstructExpr>(Init); Copy && Copy->getNumArgs() == 1)
+          Init = Copy->getArg(0)->IgnoreImplicit();
+        if (const auto *Call = dyn_cast<CXXMemberCallExpr>(Init))
+          if (const Expr *Object = Call->getImplicitObjectArgument(); Object && !usesLocalTag(Object->getType(), FD))
+            if (auto Spelt = printMemberTypeOf(Plain.getUnqualifiedType(), Object->getType(), Ctx))
+              V.StateType = *Spelt;
+      }
+    }
     V.Assignable = isAssignableField(Plain.getUnqualifiedType()) && !V.StateType.empty();
     F.Vars.push_back(std::move(V));
   }

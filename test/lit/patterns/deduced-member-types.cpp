@@ -5,7 +5,9 @@
 // (`std::size_t`); the canonical type was printed before, which names
 // libstdc++'s internals (`std::_Rb_tree_const_iterator`,
 // `__gnu_cxx::__normal_iterator`) or one target's integer (`unsigned long`),
-// and does not compile with another library.
+// and does not compile with another library. The class is spelt as the
+// object's type is written where the variable is a member call's result
+// (`std::map<std::int64_t, int>`, not `std::map<long, int>`).
 // RUN: %strip %s > %t.cpp
 // RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
 // RUN: count 0 < %t.promise.err
@@ -28,7 +30,8 @@ struct shelf {
 };
 } // namespace shop
 
-void look(std::map<int, std::string> m, std::vector<int> v, shop::shelf s, asyncshift::callback<int> done) {
+void look(std::map<int, std::string> m, std::vector<int> v, shop::shelf s, std::map<std::int64_t, int> t,
+          asyncshift::callback<int> done) {
   read_int(1, [=](asyncshift::error err, int a) {
     if (err)
       return done(err);
@@ -36,10 +39,11 @@ void look(std::map<int, std::string> m, std::vector<int> v, shop::shelf s, async
     auto n = v.size();
     auto b = v.begin();
     auto f = s.first();
+    auto jt = t.find(a);
     write_int(2, a, [=](asyncshift::error err) {
       if (err)
         return done(err);
-      done({}, static_cast<int>(n) + (it == m.end() ? 0 : 1) + *b + f);
+      done({}, static_cast<int>(n) + (it == m.end() ? 0 : 1) + *b + f + (jt == t.end() ? 0 : jt->second));
     });
   });
 }
@@ -50,3 +54,4 @@ void look(std::map<int, std::string> m, std::vector<int> v, shop::shelf s, async
 // CHECK-NEXT: std::size_t n{};
 // CHECK-NEXT: std::vector<int>::const_iterator b{};
 // CHECK-NEXT: shop::shelf::slot f{};
+// CHECK-NEXT: std::map<std::int64_t, int>::const_iterator jt{};
