@@ -436,18 +436,28 @@ static bool isInStd(const Decl *D) {
   return false;
 }
 
+/// The object a deduced member typedef came from (`totals` in
+/// `auto it = totals.find(k)`): its class, and its type as written.
+struct MemberObject {
+  const CXXRecordDecl *Class = nullptr;
+  std::string Spelling;
+};
+
 /// A public member typedef of a class the program can name, spelt through
 /// that class: `std::map<int, std::string>::const_iterator` for what
 /// `m.find(k)` returns, `std::vector<int>::size_type` for `v.size()`. Their
 /// canonical types are each library's own (`std::_Rb_tree_const_iterator`,
 /// `unsigned long`), which another library or target does not compile or
-/// does not mean.
+/// does not mean. The class is spelt as \p Via writes it when it is that
+/// object's (`std::map<std::int64_t, int>`), else canonically.
 static std::optional<std::string> printMemberTypedef(const TypedefNameDecl *Name, const ASTContext &Ctx,
-                                                     const PrintingPolicy &Policy) {
+                                                     const PrintingPolicy &Policy, const MemberObject *Via) {
   const auto *Class = dyn_cast<CXXRecordDecl>(Name->getDeclContext());
   if (!Class || isReservedName(Name) || isReservedName(Class) || Name->getAccess() != AS_public ||
       Class->isDependentContext() || Class->isLambda() || !Class->getDeclContext()->isFileContext())
     return std::nullopt;
+  if (Via && Via->Class->getCanonicalDecl() == Class->getCanonicalDecl())
+    return Via->Spelling + "::" + Name->getName().str();
   return printCanonical(Ctx.getRecordType(Class), Ctx, Policy) + "::" + Name->getName().str();
 }
 
@@ -459,7 +469,8 @@ static std::optional<std::string> printMemberTypedef(const TypedefNameDecl *Name
 /// (`shared_ptr<_NonArray<_Tp>>` from std::make_shared,
 /// `basic_string<_CharT, _Traits, _Alloc>` from an operator+), spelt in that
 /// declaration's scope and wrong anywhere else.
-static std::string printDeduced(QualType D, Qualifiers Quals, const ASTContext &Ctx, const PrintingPolicy &Policy) {
+static std::string printDeduced(QualType D, Qualifiers Quals, const ASTContext &Ctx, const PrintingPolicy &Policy,
+                                const MemberObject *Via = nullptr) {
   if (const auto *UT = dyn_cast<UsingType>(D.getTypePtr()))
     if (UT->getFoundDecl()->getDeclContext()->isFileContext() && !isReservedName(UT->getFoundDecl()))
       return printQualified(Ctx.getQualifiedType(D, Quals), Ctx, Policy);
@@ -484,7 +495,7 @@ static std::string printDeduced(QualType D, Qualifiers Quals, const ASTContext &
     const TypedefNameDecl *Name = TT->getDecl();
     if (Name->getDeclContext()->isFileContext() && !isReservedName(Name))
       return printQualified(Ctx.getQualifiedType(Cur, CurQuals), Ctx, Policy);
-    if (auto Member = printMemberTypedef(Name, Ctx, Policy); Member && (!isInStd(Name) || !Plain))
+    if (auto Member = printMemberTypedef(Name, Ctx, Policy, Via); Member && (!isInStd(Name) || !Plain))
       return (CurQuals.empty() ? "" : CurQuals.getAsString(Policy) + " ") + *Member;
     QualType Next = TT->desugar();
     if (Next.isNull() || Next->isDependentType())
@@ -499,29 +510,14 @@ bool isDeducedType(QualType T) { return deducedFrom(T).has_value(); }
 
 std::optional<std::string> printMemberTypeOf(QualType T, QualType Object, const ASTContext &Ctx) {
   auto Deduced = deducedFrom(T);
-  if (!Deduced)
-    return std::nullopt;
-  QualType D = Deduced->first;
-  if (const auto *Elab = dyn_cast<ElaboratedType>(D.getTypePtr()))
-    D = Elab->getNamedType();
-  const auto *TT = dyn_cast<TypedefType>(D.getTypePtr());
   Object = Object.getNonReferenceType();
   if (Object->isPointerType())
     Object = Object->getPointeeType();
   const CXXRecordDecl *Class = Object->getAsCXXRecordDecl();
-  if (!TT || !Class || Object->isDependentType())
+  if (!Deduced || !Class || Object->isDependentType())
     return std::nullopt;
-  const TypedefNameDecl *Name = TT->getDecl();
-  const auto *Owner = dyn_cast<CXXRecordDecl>(Name->getDeclContext());
-  if (!Owner || Owner->getCanonicalDecl() != Class->getCanonicalDecl() || isReservedName(Name) ||
-      Name->getAccess() != AS_public)
-    return std::nullopt;
-  // Only where it says more than the class's canonical spelling would.
-  PrintingPolicy Policy = typePolicy(Ctx);
-  if (!printMemberTypedef(Name, Ctx, Policy))
-    return std::nullopt;
-  std::string Quals = Deduced->second.empty() ? "" : Deduced->second.getAsString(Policy) + " ";
-  return Quals + printType(Object.getUnqualifiedType(), Ctx) + "::" + Name->getName().str();
+  const MemberObject Via{Class, printType(Object.getUnqualifiedType(), Ctx)};
+  return printDeduced(Deduced->first, Deduced->second, Ctx, typePolicy(Ctx), &Via);
 }
 
 std::string printType(QualType T, const ASTContext &Ctx, bool Deduced) {

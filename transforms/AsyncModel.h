@@ -99,10 +99,12 @@ bool isDeducedType(clang::QualType T);
 /// a deduced type as what it deduced. \p Deduced says \p T is one whatever
 /// its spelling (a structured binding's `tuple_element<1, P>::type`).
 std::string printType(clang::QualType T, const clang::ASTContext &Ctx, bool Deduced = false);
-/// \p T, a deduced member typedef of \p Object's class (`it` in
-/// `auto it = totals.find(k)`), spelt through \p Object's type as written
+/// \p T, a deduced type, printed as printType does, except that a member
+/// typedef of \p Object's class (`it` in `auto it = totals.find(k)`) is
+/// spelt through \p Object's type as written
 /// (`std::map<std::int64_t, std::int64_t>::iterator`, where the class alone
-/// says `std::map<long, long>`); nothing when it is not one.
+/// says `std::map<long, long>`); nothing when \p T is not deduced or
+/// \p Object is not a class.
 std::optional<std::string> printMemberTypeOf(clang::QualType T, clang::QualType Object, const clang::ASTContext &Ctx);
 
 } // namespace asyncshift

@@ -159,6 +159,10 @@ private:
   std::string branchOf(const std::string &Count, const std::string &Lambda);
   class HoistBranches;
   void lowerSeries(const AsyncCallNode &A, CoList &Out, const Ctx &C);
+  /// Makes \p St run \p Cleanup (each statement after its comments), then
+  /// \p Comments, when what it awaits fails; returns the lines joined (its
+  /// CleanupKey).
+  const std::string &setCleanup(CoStmt &St, const std::vector<const SyncNode *> &Cleanup, const std::string &Comments);
   void lowerLoop(const LoopNode &L, CoList &Out, const Ctx &C);
   void lowerRecur(const RecurNode &R, CoList &Out);
   std::map<unsigned, const LoopNode *> LoopsById;
@@ -488,19 +492,7 @@ void CoroLowering::lowerAwait(const AsyncCallNode &A, CoList &OutList, const Ctx
     St.Text = Lhs + "co_await " + X + ";";
     St.Throws = true;
     if (!Cleanup.empty()) {
-      St.HasCleanup = true;
-      std::string Joined;
-      for (const SyncNode *S : Cleanup) {
-        St.CleanupLines.push_back(withComment(S->Comment, Names.render(S->Code)));
-        Joined += St.CleanupLines.back() + "\n";
-        addUses(St.CleanupUses, S->Code);
-      }
-      // The check's own comments go with what runs on failure.
-      if (!H.Comments.empty()) {
-        St.CleanupLines.push_back(H.Comments);
-        Joined += H.Comments + "\n";
-      }
-      St.CleanupKey = Joined;
+      const std::string &Joined = setCleanup(St, Cleanup, H.Comments);
       St.OnErrorText = Lhs + "co_await asyncshift::on_error(" + X + ", [&] {\n" + Joined + "});";
     }
   } else {
@@ -845,6 +837,24 @@ std::string CoroLowering::branchOf(const std::string &Count, const std::string &
 /// each_series(n, [=](std::size_t i, callback<> cb) {...}, ...): a for loop
 /// whose body is the step. A failing step throws out of the loop (errors as
 /// exceptions) or leaves it with the error kept in a variable.
+const std::string &CoroLowering::setCleanup(CoStmt &St, const std::vector<const SyncNode *> &Cleanup,
+                                             const std::string &Comments) {
+  St.HasCleanup = true;
+  std::string Joined;
+  for (const SyncNode *S : Cleanup) {
+    St.CleanupLines.push_back(withComment(S->Comment, Names.render(S->Code)));
+    Joined += St.CleanupLines.back() + "\n";
+    addUses(St.CleanupUses, S->Code);
+  }
+  // The folded check's own comments go with what runs on failure.
+  if (!Comments.empty()) {
+    St.CleanupLines.push_back(Comments);
+    Joined += Comments + "\n";
+  }
+  St.CleanupKey = std::move(Joined);
+  return St.CleanupKey;
+}
+
 void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ctx &C) {
   const Combinator &K = *A.Comb;
   const bool Forward = A.Handler == AsyncCallNode::HandlerKind::Forward;
@@ -908,18 +918,7 @@ void CoroLowering::lowerSeries(const AsyncCallNode &A, CoList &OutList, const Ct
   Loop.Text = Header + " {\n" + Body + "}";
   Loop.IsCoAwait = Body.find("co_await") != std::string::npos;
   if (!Cleanup.empty()) {
-    Loop.HasCleanup = true;
-    std::string Joined;
-    for (const SyncNode *S : Cleanup) {
-      Loop.CleanupLines.push_back(withComment(S->Comment, Names.render(S->Code)));
-      Joined += Loop.CleanupLines.back() + "\n";
-      addUses(Loop.CleanupUses, S->Code);
-    }
-    if (!FoldedComments.empty()) {
-      Loop.CleanupLines.push_back(FoldedComments);
-      Joined += FoldedComments + "\n";
-    }
-    Loop.CleanupKey = Joined;
+    const std::string &Joined = setCleanup(Loop, Cleanup, FoldedComments);
     Loop.OnErrorText = "try {\n" + Loop.Text + "\n} catch (const asyncshift::error_exception &) {\n" + Joined + "throw;\n}";
   }
   OutList.push_back(std::move(Loop));

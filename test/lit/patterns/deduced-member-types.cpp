@@ -7,7 +7,9 @@
 // `__gnu_cxx::__normal_iterator`) or one target's integer (`unsigned long`),
 // and does not compile with another library. The class is spelt as the
 // object's type is written where the variable is a member call's result
-// (`std::map<std::int64_t, int>`, not `std::map<long, int>`).
+// (`std::map<std::int64_t, int>`, not `std::map<long, int>`); a standard
+// member typedef that names a plain type stays that type (`std::string`, not
+// `std::map<int, std::string>::mapped_type`).
 // RUN: %strip %s > %t.cpp
 // RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
 // RUN: count 0 < %t.promise.err
@@ -40,10 +42,12 @@ void look(std::map<int, std::string> m, std::vector<int> v, shop::shelf s, std::
     auto b = v.begin();
     auto f = s.first();
     auto jt = t.find(a);
+    auto got = m.at(a);
     write_int(2, a, [=](asyncshift::error err) {
       if (err)
         return done(err);
-      done({}, static_cast<int>(n) + (it == m.end() ? 0 : 1) + *b + f + (jt == t.end() ? 0 : jt->second));
+      done({}, static_cast<int>(n) + (it == m.end() ? 0 : 1) + *b + f + (jt == t.end() ? 0 : jt->second) +
+               static_cast<int>(got.size()));
     });
   });
 }
@@ -55,3 +59,4 @@ void look(std::map<int, std::string> m, std::vector<int> v, shop::shelf s, std::
 // CHECK-NEXT: std::vector<int>::const_iterator b{};
 // CHECK-NEXT: shop::shelf::slot f{};
 // CHECK-NEXT: std::map<std::int64_t, int>::const_iterator jt{};
+// CHECK-NEXT: std::string got{};
