@@ -35,7 +35,7 @@ inline std::chrono::nanoseconds latency() {
 
 inline std::int64_t mix(std::int64_t a, std::int64_t b) {
   return static_cast<std::int64_t>(
-      asyncshift::detail::combine(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)) >> 1);
+      asyncshift::detail::id_mix(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)) >> 1);
 }
 
 struct file_record {

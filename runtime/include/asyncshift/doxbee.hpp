@@ -111,7 +111,7 @@ public:
   template <asyncshift::detail::handler_of H = callback<>>
   void execWithin(const transaction& tx, H cb) const {
     fake::start_io<fake::detail::deliver_nothing>(
-        *op_, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(arg_), static_cast<std::uint64_t>(tx.id()))),
+        *op_, static_cast<std::int64_t>(detail::id_mix(static_cast<std::uint64_t>(arg_), static_cast<std::uint64_t>(tx.id()))),
         fake::settings().latency_ns, std::move(cb));
   }
   /// Fetches the row; in the benchmark there is never one (the new-file branch runs).
@@ -133,18 +133,18 @@ public:
 
   query insert(const version_record& v) const { return {&insert_, v.id}; }
   query insert(std::int64_t a, std::int64_t b) const {
-    return {&insert_, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)))};
+    return {&insert_, static_cast<std::int64_t>(detail::id_mix(static_cast<std::uint64_t>(a), static_cast<std::uint64_t>(b)))};
   }
   query whereUpdate(std::int64_t id, std::int64_t version) const {
-    return {&update_, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(id), static_cast<std::uint64_t>(version)))};
+    return {&update_, static_cast<std::int64_t>(detail::id_mix(static_cast<std::uint64_t>(id), static_cast<std::uint64_t>(version)))};
   }
 
   /// `Version.createHash(version)`.
   static std::int64_t createHash(const version_record& v) {
-    std::uint64_t h = detail::combine(static_cast<std::uint64_t>(v.userAccountId), static_cast<std::uint64_t>(v.date));
-    h = detail::combine(h, static_cast<std::uint64_t>(v.blobId));
-    h = detail::combine(h, static_cast<std::uint64_t>(v.creatorId));
-    h = detail::combine(h, static_cast<std::uint64_t>(v.previousId));
+    std::uint64_t h = detail::id_mix(static_cast<std::uint64_t>(v.userAccountId), static_cast<std::uint64_t>(v.date));
+    h = detail::id_mix(h, static_cast<std::uint64_t>(v.blobId));
+    h = detail::id_mix(h, static_cast<std::uint64_t>(v.creatorId));
+    h = detail::id_mix(h, static_cast<std::uint64_t>(v.previousId));
     return static_cast<std::int64_t>(h >> 1);
   }
 
@@ -159,7 +159,7 @@ public:
   template <asyncshift::detail::handler_of<std::int64_t> H = callback<std::int64_t>>
   void put(const stream& s, H cb) const {
     fake::start_io<fake::detail::deliver_value>(
-        ops::blob_put, static_cast<std::int64_t>(detail::combine(static_cast<std::uint64_t>(owner_), static_cast<std::uint64_t>(s.id))),
+        ops::blob_put, static_cast<std::int64_t>(detail::id_mix(static_cast<std::uint64_t>(owner_), static_cast<std::uint64_t>(s.id))),
         fake::settings().latency_ns, std::move(cb));
   }
 
@@ -189,10 +189,10 @@ public:
   /// Builds the insert query for a new file; completes synchronously, as in the original.
   template <asyncshift::detail::handler_of<query> H = callback<query>>
   void createQuery(std::string_view idOrPath, const file_fields& f, H cb) const {
-    std::uint64_t h = detail::combine(detail::hash_string(idOrPath), static_cast<std::uint64_t>(f.id));
-    h = detail::combine(h, static_cast<std::uint64_t>(f.userAccountId));
-    h = detail::combine(h, detail::hash_string(f.name));
-    h = detail::combine(h, static_cast<std::uint64_t>(f.version));
+    std::uint64_t h = detail::id_mix(detail::hash_string(idOrPath), static_cast<std::uint64_t>(f.id));
+    h = detail::id_mix(h, static_cast<std::uint64_t>(f.userAccountId));
+    h = detail::id_mix(h, detail::hash_string(f.name));
+    h = detail::id_mix(h, static_cast<std::uint64_t>(f.version));
     asyncshift::detail::succeed<query>(cb, query(&file_insert_, static_cast<std::int64_t>(h >> 1)));
   }
 
@@ -207,7 +207,7 @@ struct uuid_generator {
     context* c = current_context();
     const std::uint64_t k = c ? c->k : 0;
     const std::uint32_t n = c ? c->next_ordinal(ops::uuid_v1.id()) : 0;
-    return static_cast<std::int64_t>(detail::combine(k, n) >> 1);
+    return static_cast<std::int64_t>(detail::id_mix(k, n) >> 1);
   }
 };
 

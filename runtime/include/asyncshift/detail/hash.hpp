@@ -6,6 +6,10 @@
 // "mum" step of wyhash), a handful of instructions. mix64 (splitmix64's
 // finaliser) stays for where the output's bits are compared against a
 // threshold (error injection), which wants every output bit well mixed.
+// The simulated world's ids (query arguments, version hashes, uuids) and its
+// strings take cheaper steps (id_mix, hash_string): they only need to differ
+// where their inputs do, since every op's trace entry, a full combine, mixes
+// them before they reach the digest.
 #pragma once
 
 #include <cstddef>
@@ -49,6 +53,15 @@ constexpr std::uint64_t combine(std::uint64_t a, std::uint64_t b) noexcept {
   return mum(a ^ 0x2d358dccaa6c78a5ULL, b ^ 0x8bb84b93962eacc9ULL);
 }
 
+/// A cheap id made of (a, b) for the simulated world: the polynomial step
+/// a*K + b, two instructions. For a fixed a it is a bijection of b, and for a
+/// fixed b one of a (K is odd), so ids that differ in one input differ. Not
+/// a hash: equal sums collide, so what has to be well mixed (trace entries,
+/// failure decisions) uses combine.
+constexpr std::uint64_t id_mix(std::uint64_t a, std::uint64_t b) noexcept {
+  return a * 0x9e3779b97f4a7c15ULL + b;
+}
+
 /// Reads \p N bytes at \p p as a little-endian number (any machine order
 /// would do at run time; the constexpr path must agree with it on ours).
 template <std::size_t N>
@@ -69,27 +82,34 @@ constexpr std::uint64_t load_le(const char* p) noexcept {
   }
 }
 
+/// One word of hash_string: xor, then multiply by an odd constant.
+constexpr std::uint64_t string_step(std::uint64_t h, std::uint64_t w) noexcept {
+  return (h ^ w) * 0x9fb21c651e98df25ULL;
+}
+
 /// Hashes a string 8 bytes per multiply. The length goes into the seed, so
 /// the last word may overlap the one before it (and a short tail is read
 /// as wyhash does, with at most two loads) without two strings of different
 /// lengths colliding by construction: no per-byte loop and no call to
-/// memcpy. Cheap enough that the doxbee world, which hashes the same short
-/// path three times per execution, needs no cache.
+/// memcpy. Each word costs an xor and a multiply (string_step), and a final
+/// fold brings the high bits down; good enough for op names and the
+/// simulated world's paths (the doxbee world hashes the same short path
+/// twice per execution), which only need to differ where the strings do.
 [[gnu::always_inline]] constexpr std::uint64_t hash_string(std::string_view s) noexcept {
   const char* p = s.data();
   const std::size_t n = s.size();
   std::uint64_t h = 0x4b33a62ed433d4a3ULL ^ n;
   if (n >= 8) {
     std::size_t i = 0;
-    for (; i + 8 <= n; i += 8) h = combine(h, load_le<8>(p + i));
-    if (i < n) h = combine(h, load_le<8>(p + n - 8));
+    for (; i + 8 <= n; i += 8) h = string_step(h, load_le<8>(p + i));
+    if (i < n) h = string_step(h, load_le<8>(p + n - 8));
   } else if (n >= 4) {
-    h = combine(h, load_le<4>(p) | (load_le<4>(p + n - 4) << 32));
+    h = string_step(h, load_le<4>(p) | (load_le<4>(p + n - 4) << 32));
   } else if (n > 0) {
     const auto byte = [&](std::size_t j) { return static_cast<std::uint64_t>(static_cast<unsigned char>(p[j])); };
-    h = combine(h, byte(0) | (byte(n / 2) << 8) | (byte(n - 1) << 16));
+    h = string_step(h, byte(0) | (byte(n / 2) << 8) | (byte(n - 1) << 16));
   }
-  return h;
+  return h ^ (h >> 32);
 }
 
 } // namespace asyncshift::detail
