@@ -244,6 +244,25 @@ public:
     succeed_sink(h, std::move(values)...);
   }
 
+  /// deliver_value_last, called by a runnable that the loop dispatched (an
+  /// op's completion in its timer node) as its last act: the stack below
+  /// holds only the loop's code, and the loop drains its microtask queue as
+  /// soon as the runnable returns. A sink with `on_value_from_loop` may then
+  /// do at once what it would queue as a microtask when the queue is empty
+  /// (a promise chain runs its next handler: Promises/A+ 2.2.4 asks only that
+  /// the stack hold nothing but platform code, and no other microtask could
+  /// run first).
+  ASYNCSHIFT_INLINE void deliver_value_from_loop(T... values) {
+    if constexpr (requires(handler<T...>* h) { Sink::on_value_from_loop(h, std::move(values)...); }) {
+      handler<T...>* h = target_for_call();
+      if (!h) return;
+      if (!this->owned()) this->release_raw(); // borrowed: a tail call; owned: the reference lives through the call
+      Sink::on_value_from_loop(h, std::move(values)...);
+    } else {
+      deliver_value_last(std::move(values)...);
+    }
+  }
+
 private:
   template <class, class...>
   friend class borrowed_sink;
@@ -373,6 +392,16 @@ ASYNCSHIFT_INLINE void succeed_last(H& h, T&&... values) {
     h.deliver_value_last(static_cast<T&&>(values)...);
   else
     succeed<T...>(h, static_cast<T&&>(values)...);
+}
+/// succeed_last(), from a runnable the loop dispatched, as its last act
+/// (sink_callback::deliver_value_from_loop): only an op's completion in its
+/// timer node calls it.
+template <class... T, class H>
+ASYNCSHIFT_INLINE void succeed_from_loop(H& h, T&&... values) {
+  if constexpr (requires { h.deliver_value_from_loop(static_cast<T&&>(values)...); })
+    h.deliver_value_from_loop(static_cast<T&&>(values)...);
+  else
+    succeed_last<T...>(h, static_cast<T&&>(values)...);
 }
 template <class... T, class H>
 void fail(H& h, error&& e) {

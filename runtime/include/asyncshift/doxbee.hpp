@@ -58,7 +58,7 @@ struct deliver_no_file {
   static constexpr bool uses_value = false;
   template <class H>
   ASYNCSHIFT_INLINE static void deliver(H& h, std::int64_t) {
-    asyncshift::detail::succeed<file_record>(h, file_record{});
+    asyncshift::detail::succeed_from_loop<file_record>(h, file_record{});
   }
   template <class H>
   static void fail(H& h, error e) {

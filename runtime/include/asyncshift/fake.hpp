@@ -181,7 +181,7 @@ struct io_node final : asyncshift::detail::timer_node {
 struct deliver_value {
   template <class H>
   ASYNCSHIFT_INLINE static void deliver(H& h, std::int64_t v) {
-    asyncshift::detail::succeed_last<std::int64_t>(h, std::int64_t{v});
+    asyncshift::detail::succeed_from_loop<std::int64_t>(h, std::int64_t{v});
   }
   template <class H>
   static void fail(H& h, error e) {
@@ -193,7 +193,7 @@ struct deliver_nothing {
   static constexpr bool uses_value = false;
   template <class H>
   ASYNCSHIFT_INLINE static void deliver(H& h, std::int64_t) {
-    asyncshift::detail::succeed_last<>(h);
+    asyncshift::detail::succeed_from_loop<>(h);
   }
   template <class H>
   static void fail(H& h, error e) {

@@ -294,6 +294,9 @@ public:
     return false;
   }
 
+  /// Whether no microtask is queued.
+  bool microtasks_idle() const noexcept { return micro_count_ == 0; }
+
   /// Runs every queued microtask, including those they queue.
   void drain_microtasks() {
     while (micro_count_ != 0) {

@@ -237,6 +237,26 @@ public:
     flush(r);
   }
 
+  /// fulfill(), for a caller that runs the reaction itself: when the state
+  /// has exactly one reaction (not one that fires inline), it is returned,
+  /// its reference and source set as schedule() sets them, instead of being
+  /// queued; otherwise fulfill() queues what it has and this returns null.
+  /// (A promise chain whose last operation completes from the loop, with no
+  /// microtask queued, runs the one reaction at once: chain_pstate.)
+  template <class... V>
+  promise_reaction* fulfill_keeping_reaction(V&&... v) {
+    promise_reaction* r = reactions;
+    if (status != outcome_status::pending || !r || r->next || fires_inline(r)) [[unlikely]] {
+      fulfill(static_cast<V&&>(v)...);
+      return nullptr;
+    }
+    emplace_displacing(value, reactions, static_cast<V&&>(v)...);
+    status = outcome_status::fulfilled;
+    add_ref();
+    r->source = this;
+    return r;
+  }
+
   void reject(error e) noexcept {
     if (status != outcome_status::pending) return;
     promise_reaction* r = emplace_displacing(err, reactions, std::move(e)); // the error takes their place

@@ -6,6 +6,7 @@
 #include "counted.hpp"
 #include "timed_ops.hpp"
 
+#include <asyncshift/fake.hpp>
 #include <asyncshift/loop.hpp>
 #include <asyncshift/promise_chain.hpp>
 
@@ -88,6 +89,29 @@ promise<int> every_kind_of_step(loop& l, std::vector<std::string>& trace, const 
     return make_promise_chain<int>(first).then(op).then(value).then(nothing).then(settled).then(pending).then(nested).then(timed);
   return make_promise<int>(first).then(op).then(value).then(nothing).then(settled).then(pending).then(nested).then(timed);
 }
+
+/// An op that completes from its timer node with a direct call to its sink,
+/// as the doxbee world's ops do: the path on which a fused chain runs the
+/// next handler at once (no microtask) when no other microtask waits.
+template <class H>
+void loop_op(std::int64_t delay, H cb) {
+  static const fake::op_name op{"promise_chain_test.op"};
+  fake::start_io<fake::detail::deliver_value>(op, 1, delay, std::move(cb));
+}
+
+/// An on_error cleanup whose destruction (when its operation succeeds)
+/// queues a microtask that notes "microtask" in \p trace.
+struct queues_when_dropped {
+  loop* l;
+  std::vector<std::string>* trace;
+  bool armed = true;
+  queues_when_dropped(loop* l, std::vector<std::string>* trace) : l(l), trace(trace) {}
+  queues_when_dropped(queues_when_dropped&& o) noexcept : l(o.l), trace(o.trace) { o.armed = false; }
+  ~queues_when_dropped() {
+    if (armed) microtask(*l, [t = trace] { t->push_back("microtask"); });
+  }
+  void operator()(const error&) const {}
+};
 
 } // namespace
 
@@ -374,6 +398,96 @@ TEST(promise_chain, handlers_run_in_the_context_the_chain_was_made_in) {
   }
   l.run();
   EXPECT_EQ(seen, (std::vector<context*>{&made_in, &made_in}));
+}
+
+TEST(promise_chain, a_handler_whose_op_completes_from_the_loop_runs_in_the_chains_context) {
+  // The op's timer runs in the context the op was started in; the handler
+  // it completes (at once, from the timer) still runs in the chain's.
+  loop l(clock_kind::virtual_time);
+  context made_in, op_in;
+  std::vector<context*> seen;
+  promise<> p;
+  {
+    context_scope in(&made_in);
+    p = make_promise_chain<std::int64_t>([&](auto cb) {
+          context_scope other(&op_in);
+          loop_op(ms, std::move(cb));
+        })
+            .then([&](std::int64_t) {
+              seen.push_back(current_context());
+              return promisify<std::int64_t>([&](auto cb) {
+                context_scope other(&op_in);
+                loop_op(ms, std::move(cb));
+              });
+            })
+            .then([&](std::int64_t) { seen.push_back(current_context()); });
+  }
+  l.run();
+  EXPECT_EQ(seen, (std::vector<context*>{&made_in, &made_in}));
+  EXPECT_FALSE(p.is_pending());
+}
+
+TEST(promise_chain, a_microtask_queued_while_an_op_completes_from_the_loop_runs_before_the_next_handler) {
+  // The op's cleanup is dropped when it succeeds, and queues a microtask
+  // then: the handler must wait its turn behind it, as a then handler does.
+  auto run = [](bool fused) {
+    loop l(clock_kind::virtual_time);
+    std::vector<std::string> trace;
+    auto start = [](auto cb) { loop_op(ms, std::move(cb)); };
+    auto handler = [&trace](std::int64_t) { trace.push_back("handler"); };
+    promise<> p = fused ? promise<>(make_promise_chain<std::int64_t>(start, on_error(queues_when_dropped(&l, &trace))).then(handler))
+                        : make_promise<std::int64_t>(start, on_error(queues_when_dropped(&l, &trace))).then(handler);
+    l.run();
+    EXPECT_FALSE(p.is_pending());
+    return trace;
+  };
+  EXPECT_EQ(run(false), (std::vector<std::string>{"microtask", "handler"}));
+  EXPECT_EQ(run(true), (std::vector<std::string>{"microtask", "handler"}));
+}
+
+TEST(promise_chain, the_reaction_to_a_chain_that_ends_from_the_loop_runs_in_its_context_after_queued_microtasks) {
+  // A chain of one operation: its completion settles the chain's promise,
+  // whose one reaction runs at once only when no microtask waits, and in the
+  // context its `then` was called in, not the op's.
+  loop l(clock_kind::virtual_time);
+  context op_in, then_in;
+  std::vector<std::string> trace;
+  context* seen = nullptr;
+  promise<std::int64_t> p = make_promise_chain<std::int64_t>(
+      [&op_in](auto cb) {
+        context_scope other(&op_in);
+        loop_op(ms, std::move(cb));
+      },
+      on_error(queues_when_dropped(&l, &trace)));
+  promise<> q;
+  {
+    context_scope in(&then_in);
+    q = p.then([&](std::int64_t) {
+      trace.push_back("reaction");
+      seen = current_context();
+    });
+  }
+  l.run();
+  EXPECT_EQ(trace, (std::vector<std::string>{"microtask", "reaction"}));
+  EXPECT_EQ(seen, &then_in);
+
+  // Without the cleanup's microtask, the same in the reaction's context.
+  trace.clear();
+  seen = nullptr;
+  promise<std::int64_t> p2 = make_promise_chain<std::int64_t>([&op_in](auto cb) {
+    context_scope other(&op_in);
+    loop_op(ms, std::move(cb));
+  });
+  {
+    context_scope in(&then_in);
+    q = p2.then([&](std::int64_t) {
+      trace.push_back("reaction");
+      seen = current_context();
+    });
+  }
+  l.run();
+  EXPECT_EQ(trace, (std::vector<std::string>{"reaction"}));
+  EXPECT_EQ(seen, &then_in);
 }
 
 TEST(promise_chain, all_over_chains_joins_them) {

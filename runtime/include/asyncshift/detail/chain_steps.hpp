@@ -113,6 +113,18 @@ struct chain_sink : handler_for<T> {
     s->template cleanups_at<I>().drop();
     s->template arrive<I>(static_cast<V&&>(v)...);
   }
+  /// on_value, from the loop (sink_callback::deliver_value_from_loop), for
+  /// a chain that queues its handlers (it has arrive_from_loop: it may run
+  /// the next one at once). A future chain runs them inline anyway, and its
+  /// ops complete through on_value.
+  template <class... V>
+    requires requires(Chain* s, V&&... v) { s->template arrive_from_loop<I>(static_cast<V&&>(v)...); }
+  static void on_value_from_loop(handler_for<T>* h, V&&... v) {
+    Chain* s = chain(h);
+    if (s->at_ != I) return;
+    s->template cleanups_at<I>().drop();
+    s->template arrive_from_loop<I>(static_cast<V&&>(v)...);
+  }
   static void destroy(handler_for<T>* h) noexcept { chain(h)->release(); }
   static constexpr handler_ops_for<T> ops = [] {
     if constexpr (std::is_void_v<T>)
