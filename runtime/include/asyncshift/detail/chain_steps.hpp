@@ -285,12 +285,20 @@ protected:
       drop_handler<I>();
       d.template adopt<I + 1>(std::move(q));
     } else {
-      std::optional<Rd> r;
+      // The result is made in place: a returned prvalue (an operation, whose
+      // start function a move would copy) initialises it directly, where
+      // optional::emplace would move it in from a temporary.
+      alignas(Rd) std::byte room[sizeof(Rd)];
+      Rd* r;
       try {
-        r.emplace(call());
+        r = ::new (static_cast<void*>(room)) Rd(call());
       } catch (...) {
         return failed();
       }
+      struct destroy_result {
+        Rd* r;
+        ~destroy_result() { r->~Rd(); }
+      } guard{r};
       drop_handler<I>();
       if constexpr (op_result<Rd>::value) {
         using G = cleanup_t<I + 1>;
