@@ -214,6 +214,9 @@ private:
   std::vector<const Node *> inlinedBody(const JumpNode &N) const;
   std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const;
   std::string scanOutType(const std::vector<const Node *> &Nodes, bool &Known, bool &SawFailure, unsigned Depth) const;
+  /// scanOutType: the joins nested in an arm whose bodies it has scanned
+  /// already (a jump to one yields what its body yields, not its parameter).
+  mutable std::set<unsigned> ScannedJoins;
 
   std::string text(const Text &T);
   std::string operationFanOut(const Combinator &K, const std::string &Count, const std::string &MoreArgs);
@@ -941,27 +944,36 @@ std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, b
     case NodeKind::Jump: {
       if (const auto &Jump = static_cast<const JumpNode &>(*N); isInlined(Jump))
         return scanOutType(inlinedBody(Jump), Known, SawFailure, Depth);
-      const ContDefNode &J = *F.Conts[static_cast<const JumpNode &>(*N).Target];
+      const unsigned Target = static_cast<const JumpNode &>(*N).Target;
+      if (ScannedJoins.count(Target))
+        return ""; // its body said nothing more (it only fails): look on (fuzz seed 2929 program 4)
+      const ContDefNode &J = *F.Conts[Target];
       Known = true;
       return J.Cont.HasValueParam && J.Cont.Value != NoVar ? valueTypeOf(J.Cont.Value) : "";
     }
     case NodeKind::If: {
       const auto &I = static_cast<const IfNode &>(*N);
+      std::vector<unsigned> Nested;
       if (Depth > 0) {
         // A join after an `if` inside an arm is a chain nested in that arm
-        // (lowerIf): the arm yields what the join's body yields.
+        // (lowerIf): the arm yields what the join's body yields; the arms'
+        // jumps to it say nothing more (a body that only fails leaves the
+        // step to be typed by what follows the arm).
         for (unsigned Id : joinsFollowing(I)) {
           const JoinPlan::Join &J = Plan.Joins.at(Id);
           const auto &Body = J.Leading.K == ErrorHandling::Kind::Propagate ? J.Leading.Rest : nodesOf(F.Conts[Id]->Cont.Body);
           std::string T = scanOutType(Body, Known, SawFailure, Depth + 1);
           if (Known)
             return T;
+          if (ScannedJoins.insert(Id).second)
+            Nested.push_back(Id);
         }
       }
       std::string T = scanOutType(nodesOf(I.Then), Known, SawFailure, Depth + 1);
-      if (Known)
-        return T;
-      T = scanOutType(nodesOf(I.Else), Known, SawFailure, Depth + 1);
+      if (!Known)
+        T = scanOutType(nodesOf(I.Else), Known, SawFailure, Depth + 1);
+      for (unsigned Id : Nested)
+        ScannedJoins.erase(Id);
       if (Known)
         return T;
       break;
