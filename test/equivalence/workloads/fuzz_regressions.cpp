@@ -1,6 +1,6 @@
 // Shapes the program generator (test/fuzz) found the rewriter getting wrong,
 // each reduced to one function, in callback style. The entry runs shape
-// k % 23 for execution k; every style's trace digest must equal this file's,
+// k % 24 for execution k; every style's trace digest must equal this file's,
 // with and without injected failures.
 #include <asyncshift/bench.hpp>
 
@@ -522,11 +522,44 @@ void join_in_arm_beside_completion(std::int64_t seed, callback<> done) {
   });
 }
 
+/// A chain step whose one arm joins a named continuation that only fails,
+/// with a value completion after the arm: the step is typed by that
+/// completion (fuzz seed 2929 program 4: typed by the continuation's missing
+/// parameter, the promise and future outputs did not compile).
+void join_only_fails_of(std::int64_t seed, callback<std::int64_t> done) {
+  fake::io("jof.op", seed, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    if (v % 4 == 1) {
+      auto refuse = [=](error err) {
+        if (err) return done(err);
+        return done(error("jof refused"));
+      };
+      if (seed % 2 == 0) {
+        fake::io("jof.check", v % 100, [=](error err, std::int64_t) {
+          if (err) return refuse(err);
+          refuse({});
+        });
+      } else {
+        refuse({});
+      }
+      return;
+    }
+    done({}, v % 1000);
+  });
+}
+
+void join_only_fails(std::int64_t seed, callback<> done) {
+  join_only_fails_of(seed, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    fake::io("jof.after", v, [=](error err, std::int64_t) { done(err); });
+  });
+}
+
 } // namespace
 
 void fuzz_regressions(std::uint64_t k, callback<> done) {
-  const auto seed = static_cast<std::int64_t>(k / 23);
-  const auto which = k % 23;
+  const auto seed = static_cast<std::int64_t>(k / 24);
+  const auto which = k % 24;
   if (which == 0) return series_in_series(seed, done);
   if (which == 1) return loop_in_series(seed, done);
   if (which == 2) return value_for_counter(seed, done);
@@ -549,6 +582,7 @@ void fuzz_regressions(std::uint64_t k, callback<> done) {
   if (which == 20) return loop_in_joined_arm(seed, done);
   if (which == 21) return join_in_series_step(seed, done);
   if (which == 22) return join_in_arm_beside_completion(seed, done);
+  if (which == 23) return join_only_fails(seed, done);
   join_in_arm(seed, done);
 }
 
