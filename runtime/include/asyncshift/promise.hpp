@@ -239,7 +239,7 @@ public:
 
   /// fulfill(), for a caller that runs the reaction itself: when the state
   /// has exactly one reaction (not one that fires inline), it is returned,
-  /// its reference and source set as schedule() sets them, instead of being
+  /// holding its reference and source (give_outcome_to), instead of being
   /// queued; otherwise fulfill() queues what it has and this returns null.
   /// (A promise chain whose last operation completes from the loop, with no
   /// microtask queued, runs the one reaction at once: chain_pstate.)
@@ -252,8 +252,7 @@ public:
     }
     emplace_displacing(value, reactions, static_cast<V&&>(v)...);
     status = outcome_status::fulfilled;
-    add_ref();
-    r->source = this;
+    give_outcome_to(r);
     return r;
   }
 
@@ -342,9 +341,13 @@ public:
   };
 
 private:
-  void schedule(promise_reaction* r) {
+  /// \p r reads this settled state when it fires: it holds a reference.
+  void give_outcome_to(promise_reaction* r) noexcept {
     add_ref();
     r->source = this;
+  }
+  void schedule(promise_reaction* r) {
+    give_outcome_to(r);
     if (fires_inline(r)) [[unlikely]]
       return r->fire(r);
     loop::current().queue_microtask(r);

@@ -24,10 +24,11 @@
 // next handler, or at the end the chain's promise's one reaction. Nothing
 // could run between the two (the loop drains its microtasks right after the
 // timer), and the stack holds only the loop's code, which is what
-// Promises/A+ 2.2.4 asks; a completion from user code still takes the hop. What a handler may return is what a `then` handler may,
-// but a thenable: a value or nothing, a promise (adopted, A+ 2.3.2; a chain
-// converts), or an operation (`promisify(start[, on_error(g)])`: started with
-// a callback to the step; `g` runs inline if it fails).
+// Promises/A+ 2.2.4 asks; a completion from user code still takes the hop.
+// What a handler may return is what a `then` handler may, but a thenable: a
+// value or nothing, a promise (adopted, A+ 2.3.2; a chain converts), or an
+// operation (`promisify(start[, on_error(g)])`: started with a callback to
+// the step; `g` runs inline if it fails).
 //
 // A failure (an operation's error, a handler's exception, a returned promise
 // that rejects) rejects the chain's promise at once: the handlers still

@@ -12,7 +12,6 @@
 #include <cstdint>
 #include <memory>
 #include <new>
-#include <optional>
 #include <tuple>
 #include <type_traits>
 #include <utility>
