@@ -206,13 +206,16 @@ public:
 
   /// Fires \p t after \p delay_ns, with the current context.
   void schedule(detail::timer_node* t, std::int64_t delay_ns) { schedule(t, delay_ns, current_context()); }
-  /// Fires \p t after \p delay_ns, with context \p ctx.
+  /// Fires \p t after \p delay_ns, with context \p ctx. A negative delay is
+  /// 0, as setTimeout's is.
   void schedule(detail::timer_node* t, std::int64_t delay_ns, context* ctx) {
+    if (delay_ns < 0) [[unlikely]] // fires as soon as a delay of 0 would (and last_delay_ stays >= 0)
+      delay_ns = 0;
     push_timer(fifo_for(delay_ns), t, delay_ns, ctx);
   }
   /// Whether a timer of \p delay_ns goes to the FIFO the last timer went to
   /// (schedule_cached may then be used for it).
-  bool fifo_cached(std::int64_t delay_ns) const noexcept { return last_fifo_ && last_fifo_->delay == delay_ns; }
+  bool fifo_cached(std::int64_t delay_ns) const noexcept { return delay_ns == last_delay_; }
   /// schedule() when fifo_cached(delay_ns): no call in it.
   void schedule_cached(detail::timer_node* t, std::int64_t delay_ns, context* ctx) noexcept {
     push_timer(*last_fifo_, t, delay_ns, ctx);
@@ -336,11 +339,12 @@ private:
     q.items.push(t);
   }
   timer_fifo& fifo_for(std::int64_t delay) {
-    if (last_fifo_ && last_fifo_->delay == delay) [[likely]]
+    if (delay == last_delay_) [[likely]]
       return *last_fifo_;
     return find_fifo(delay);
   }
   [[gnu::noinline]] timer_fifo& find_fifo(std::int64_t delay) {
+    last_delay_ = delay;
     for (auto& f : fifos_)
       if (f.delay == delay) return *(last_fifo_ = &f);
     fifos_.push_back({delay, {}}); // may move the others: last_fifo_ is re-pointed here
@@ -521,6 +525,7 @@ private:
   detail::runnable_fifo ready_;
   std::vector<timer_fifo> fifos_;
   timer_fifo* last_fifo_ = nullptr; // the FIFO the last timer went to (an element of fifos_)
+  std::int64_t last_delay_ = -1;     // its delay (-1: none yet; schedule makes a negative delay 0)
 
   // A ring buffer: its data and size - 1 are kept beside the vector, so that
   // a push or a pop does not recompute the size (a division) every time.

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -44,6 +45,23 @@ TEST(loop, timers_of_different_durations_fire_in_due_order) {
   l.set_timeout(10, [&] { order += '1'; });
   l.run();
   EXPECT_EQ(order, "1123");
+}
+
+// A negative delay is a delay of 0, as setTimeout's is: it takes its turn
+// behind the 0 ns timers set before it, and as the loop's first timer it
+// needs no FIFO made for it (the loop remembers the last FIFO's delay, and
+// "none yet" must not match it).
+TEST(loop, a_negative_delay_is_a_delay_of_zero) {
+  loop l(clock_kind::virtual_time);
+  std::string order;
+  l.set_timeout(-1, [&] { order += 'a'; });
+  l.set_timeout(0, [&] { order += 'b'; });
+  l.set_timeout(-5, [&] { order += 'c'; });
+  l.set_timeout(std::numeric_limits<std::int64_t>::min(), [&] { order += 'd'; });
+  l.set_timeout(1, [&] { order += 'e'; });
+  l.run();
+  EXPECT_EQ(order, "abcde");
+  EXPECT_EQ(l.now_ns(), 1);
 }
 
 // A turn runs the timers that were due when it began: a 0 ns timer set by a
