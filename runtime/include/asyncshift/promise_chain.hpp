@@ -25,6 +25,10 @@
 // could run between the two (the loop drains its microtasks right after the
 // timer), and the stack holds only the loop's code, which is what
 // Promises/A+ 2.2.4 asks; a completion from user code still takes the hop.
+// A value a handler returns (or a settled promise it returns) is handed on
+// the same way: a handler only ever runs from the loop, so once it has
+// returned, and if it queued no microtask, the next handler (or the
+// promise's one reaction) runs at once.
 // What a handler may return is what a `then` handler may, but a thenable: a
 // value or nothing, a promise (adopted, A+ 2.3.2; a chain converts), or an
 // operation (`promisify(start[, on_error(g)])`: started with a callback to
@@ -149,12 +153,13 @@ private:
     }
   }
 
-  /// arrive<I>, from the loop (chain_sink::on_value_from_loop): with no
-  /// microtask queued, the one arrive would queue is the next thing the loop
-  /// runs, so it runs now instead, in its context, as that microtask would
-  /// have run: handler I (no value room, no queueing, no reference), or, at
-  /// the end, the chain's promise's reaction when it has exactly one (the
-  /// consumer's `then`, or the chain that adopted this one).
+  /// arrive<I>, from the loop (chain_sink::on_value_from_loop, or a handler
+  /// that returned: chain_core::hand_on, take_outcome): with no microtask
+  /// queued, the one arrive would queue is the next thing the loop runs, so
+  /// it runs now instead, in its context, as that microtask would have run:
+  /// handler I (no value room, no queueing, no reference), or, at the end,
+  /// the chain's promise's reaction when it has exactly one (the consumer's
+  /// `then`, or the chain that adopted this one).
   template <std::size_t I, class... V>
   void arrive_from_loop(V&&... v) {
     if (!loop::current().microtasks_idle()) [[unlikely]]
@@ -217,21 +222,22 @@ private:
     }
   }
 
-  /// Goes on at step I with \p src's outcome (settled).
+  /// Goes on at step I with \p src's outcome (settled), which a handler
+  /// returned: from the loop, as hand_on.
   template <std::size_t I>
   void take_outcome(promise_state<value_t<I>>& src) {
     using T = value_t<I>;
     if (src.status == outcome_status::rejected) return fail_chain(src.unique() ? std::move(src.err) : error(src.err));
     if constexpr (std::is_void_v<T>) {
-      arrive<I>();
+      arrive_from_loop<I>();
     } else if constexpr (std::is_copy_constructible_v<T>) {
       if (src.unique())
-        arrive<I>(std::move(src.value));
+        arrive_from_loop<I>(std::move(src.value));
       else
-        arrive<I>(std::as_const(src.value));
+        arrive_from_loop<I>(std::as_const(src.value));
     } else {
       assert(src.unique() && "a move-only value read by more than one reaction");
-      arrive<I>(std::move(src.value));
+      arrive_from_loop<I>(std::move(src.value));
     }
   }
 

@@ -445,6 +445,44 @@ TEST(promise_chain, a_microtask_queued_while_an_op_completes_from_the_loop_runs_
   EXPECT_EQ(run(true), (std::vector<std::string>{"microtask", "handler"}));
 }
 
+TEST(promise_chain, a_microtask_a_handler_queues_runs_before_the_step_its_returned_value_starts) {
+  // A handler that returns a plain value hands it on at once when no
+  // microtask waits (it ran from the loop, so only the loop's code is on the
+  // stack). One that queued a microtask first must let it run before the
+  // next handler and before the chain's promise's reaction, as a then chain
+  // does: each handler and each reaction a microtask of its own.
+  auto run = [](bool fused) {
+    loop l(clock_kind::virtual_time);
+    std::vector<std::string> trace;
+    auto start = [](auto cb) { loop_op(ms, std::move(cb)); };
+    std::int64_t from_op = 0, seen = 0;
+    auto first = [&l, &trace, &from_op](std::int64_t v) {
+      from_op = v;
+      microtask(l, [&trace] { trace.push_back("microtask 1"); });
+      trace.push_back("first");
+      return v + 1;
+    };
+    auto second = [&l, &trace](std::int64_t v) {
+      trace.push_back("second");
+      microtask(l, [&trace] { trace.push_back("microtask 2"); });
+      return v + 1;
+    };
+    promise<std::int64_t> p = fused ? promise<std::int64_t>(make_promise_chain<std::int64_t>(start).then(first).then(second))
+                                    : make_promise<std::int64_t>(start).then(first).then(second);
+    promise<> q = p.then([&](std::int64_t v) {
+      trace.push_back("reaction");
+      seen = v;
+    });
+    l.run();
+    EXPECT_FALSE(q.is_pending());
+    EXPECT_EQ(seen, from_op + 2);
+    return trace;
+  };
+  const std::vector<std::string> expected{"first", "microtask 1", "second", "microtask 2", "reaction"};
+  EXPECT_EQ(run(false), expected);
+  EXPECT_EQ(run(true), expected);
+}
+
 TEST(promise_chain, the_reaction_to_a_chain_that_ends_from_the_loop_runs_in_its_context_after_queued_microtasks) {
   // A chain of one operation: its completion settles the chain's promise,
   // whose one reaction runs at once only when no microtask waits, and in the

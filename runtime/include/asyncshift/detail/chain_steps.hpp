@@ -273,7 +273,7 @@ protected:
         return failed();
       }
       drop_handler<I>();
-      d.template arrive<I + 1>();
+      hand_on<I + 1>();
     } else if constexpr (Derived::template returns_handle<Rd>) {
       typename Derived::template handle<value_t<I + 1>> q;
       try {
@@ -305,12 +305,26 @@ protected:
         auto s = std::move(*r).take_start();
         start<I + 1>(s);
       } else {
-        d.template arrive<I + 1>(std::move(*r));
+        hand_on<I + 1>(std::move(*r));
       }
     }
   }
 
 private:
+  /// Step I's value (none for void), which the handler before it returned.
+  /// A chain that queues its handlers (a promise chain: it has
+  /// arrive_from_loop) only ever runs one from the loop, from a microtask or
+  /// from the timer that completed its operation, so when the handler has
+  /// returned only the loop's code is on the stack again, as
+  /// arrive_from_loop asks.
+  template <std::size_t I, class... V>
+  void hand_on(V&&... v) {
+    if constexpr (requires(Derived& d) { d.template arrive_from_loop<I>(static_cast<V&&>(v)...); })
+      self().template arrive_from_loop<I>(static_cast<V&&>(v)...);
+    else
+      self().template arrive<I>(static_cast<V&&>(v)...);
+  }
+
   template <std::size_t... I, class... H>
   void construct_handlers(std::index_sequence<I...>, H&&... h) {
     (::new (static_cast<void*>(std::addressof(std::get<I>(handlers_).f))) handler_t<I>(static_cast<H&&>(h)), ...);
