@@ -8,6 +8,7 @@
 #include "asyncshift/detail/returned_op.hpp"
 #include "asyncshift/on_error.hpp"
 
+#include <cassert>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -184,6 +185,10 @@ protected:
     if constexpr (!std::is_void_v<G0>) cleanups_at<0>().put(static_cast<G&&>(cleanup));
   }
   ~chain_core() {
+    if (handlers_from_ == N) [[likely]] { // every handler has run (or been dropped): rooms only
+      for_each_index(std::index_sequence_for<Fs...>{}, [&](auto i) { std::get<i>(handlers_).room.~room_t<i + 1>(); });
+      return;
+    }
     for_each_index(std::index_sequence_for<Fs...>{}, [&](auto i) {
       if (i >= handlers_from_)
         std::get<i>(handlers_).f.~handler_t<i>();
@@ -197,8 +202,8 @@ public:
   template <std::size_t I, class Start>
   void start(Start& start) {
     using T = value_t<I>;
-    sink<I>& k = self();
-    k.refs = 1;
+    sink<I>& k = self(); // made with one reference (handler's refs = 1): the callback's
+    assert(k.refs == 1 && "each step's operation starts once");
     self().add_ref(); // the callback's
     at_ = I;
     using callback_type = rebind_sink_t<sink<I>, callback_t<T>>;
@@ -338,10 +343,9 @@ private:
   }
   template <std::size_t I>
   void drop_handler() noexcept {
-    if (handlers_from_ == I) {
-      to_room<I>();
-      handlers_from_ = I + 1;
-    }
+    assert(handlers_from_ == I && "handler I has just run, and nothing else may drop it");
+    to_room<I>();
+    handlers_from_ = I + 1;
   }
 
   /// Handlers from this index on are alive.
