@@ -65,6 +65,13 @@ public:
   cleanup_slot(const cleanup_slot&) = delete;
   cleanup_slot& operator=(const cleanup_slot&) = delete;
   ~cleanup_slot() { drop(); }
+  /// A cleanup with nothing to destroy (`[=] { tx.rollback(); }` capturing
+  /// plain values) leaves the slot trivially destructible, and drop a store:
+  /// the rooms of a fused chain and the states that hold one go without a
+  /// test each (doxbee promise -20 Ir per execution, future -11 / -21).
+  ~cleanup_slot()
+    requires std::is_trivially_destructible_v<F>
+  = default;
 
   /// On failure: runs the cleanup once (it may replace \p e), then drops it.
   /// Marked spent before it runs: a cleanup that cancels its operation may
@@ -76,7 +83,9 @@ public:
     f_.~F();
   }
   void drop() noexcept {
-    if (alive_) {
+    if constexpr (std::is_trivially_destructible_v<F>) {
+      alive_ = false; // nothing to destroy: no test
+    } else if (alive_) {
       alive_ = false;
       f_.~F();
     }

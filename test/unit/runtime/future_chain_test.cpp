@@ -11,6 +11,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 using namespace asyncshift;
@@ -74,6 +75,40 @@ TEST(future_chain, values_operations_and_futures_flow_through_the_steps_in_order
   ASSERT_TRUE(out.done);
   EXPECT_FALSE(out.err);
   EXPECT_EQ(out.value, "8");
+}
+
+TEST(future_chain, a_cleanup_with_nothing_to_destroy_leaves_its_room_trivially_destructible) {
+  // A chain's rooms and the states that hold a cleanup then go without a
+  // test each; one that owns something still destroys it exactly once,
+  // whether it was dropped (its operation succeeded) or never ran.
+  auto plain = [id = 7](const error&) { (void)id; };
+  auto owning = [c = counted(1)](const error&) { (void)c; };
+  static_assert(std::is_trivially_destructible_v<detail::cleanup_slot<decltype(plain)>>);
+  static_assert(!std::is_trivially_destructible_v<detail::cleanup_slot<decltype(owning)>>);
+  counted::reset();
+  {
+    detail::cleanup_slot<decltype(owning)> dropped, kept;
+    dropped.put(owning);
+    kept.put(owning);
+    dropped.drop();
+    EXPECT_EQ(counted::active(), 1);
+  }
+  EXPECT_EQ(counted::active(), 0);
+  EXPECT_EQ(counted::destructions, counted::constructions());
+  // A trivial one still runs once on failure, and not at all once dropped.
+  int ran = 0;
+  auto note = [ran = &ran](const error&) { ++*ran; };
+  static_assert(std::is_trivially_destructible_v<detail::cleanup_slot<decltype(note)>>);
+  error e("failed");
+  detail::cleanup_slot<decltype(note)> failed, dropped_first;
+  failed.put(note);
+  failed.fail(e);
+  failed.fail(e);
+  EXPECT_EQ(ran, 1);
+  dropped_first.put(note);
+  dropped_first.drop();
+  dropped_first.fail(e);
+  EXPECT_EQ(ran, 1);
 }
 
 TEST(future_chain, a_chain_of_synchronous_steps_is_ready_when_it_is_made) {
