@@ -213,10 +213,15 @@ private:
   bool isInlined(const JumpNode &N) const;
   std::vector<const Node *> inlinedBody(const JumpNode &N) const;
   std::string outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const;
-  std::string scanOutType(const std::vector<const Node *> &Nodes, bool &Known, bool &SawFailure, unsigned Depth) const;
-  /// scanOutType: the joins nested in an arm whose bodies it has scanned
-  /// already (a jump to one yields what its body yields, not its parameter).
-  mutable std::set<unsigned> ScannedJoins;
+  /// What outTypeOf's walk (scanOutType) has learnt so far.
+  struct OutTypeScan {
+    bool Known = false;      ///< an exit said what the step yields
+    bool SawFailure = false; ///< an exit fails (says nothing by itself)
+    /// The joins nested in an arm whose bodies the walk has scanned already
+    /// (a jump to one yields what its body yields, not its parameter).
+    std::set<unsigned> ScannedJoins;
+  };
+  std::string scanOutType(const std::vector<const Node *> &Nodes, OutTypeScan &S, unsigned Depth) const;
 
   std::string text(const Text &T);
   std::string operationFanOut(const Combinator &K, const std::string &Count, const std::string &MoreArgs);
@@ -916,9 +921,10 @@ std::string ChainLowering::renderStep(Step &St, ChainBuild &Chain) {
 /// The type a step's value exits produce: the function's result for
 /// completions, a join's parameter type for jumps.
 std::string ChainLowering::outTypeOf(const std::vector<const Node *> &Nodes, bool &Known) const {
-  bool SawFailure = false;
-  std::string T = scanOutType(Nodes, Known, SawFailure, 0);
-  if (!Known && SawFailure) {
+  OutTypeScan S;
+  std::string T = scanOutType(Nodes, S, 0);
+  Known = S.Known;
+  if (!Known && S.SawFailure) {
     Known = true; // every exit fails: the step still has to be typed
     return ResultType;
   }
@@ -928,27 +934,26 @@ std::string ChainLowering::outTypeOf(const std::vector<const Node *> &Nodes, boo
 /// outTypeOf's walk. A failure (`done(err)`) does not say what the step yields
 /// (an arm may fail before jumping to a join that takes a value): it only
 /// counts when no exit says more.
-std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, bool &Known, bool &SawFailure,
-                                       unsigned Depth) const {
+std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, OutTypeScan &S, unsigned Depth) const {
   for (const Node *N : Nodes) {
     switch (N->Kind) {
     case NodeKind::Complete: {
       const auto &C = static_cast<const CompleteNode &>(*N);
       if (!C.Err.IsSuccess && !C.HasValue) {
-        SawFailure = true;
+        S.SawFailure = true;
         continue;
       }
-      Known = true;
+      S.Known = true;
       return ResultType;
     }
     case NodeKind::Jump: {
       if (const auto &Jump = static_cast<const JumpNode &>(*N); isInlined(Jump))
-        return scanOutType(inlinedBody(Jump), Known, SawFailure, Depth);
+        return scanOutType(inlinedBody(Jump), S, Depth);
       const unsigned Target = static_cast<const JumpNode &>(*N).Target;
-      if (ScannedJoins.count(Target))
+      if (S.ScannedJoins.count(Target))
         return ""; // its body said nothing more (it only fails): look on (fuzz seed 2929 program 4)
       const ContDefNode &J = *F.Conts[Target];
-      Known = true;
+      S.Known = true;
       return J.Cont.HasValueParam && J.Cont.Value != NoVar ? valueTypeOf(J.Cont.Value) : "";
     }
     case NodeKind::If: {
@@ -962,19 +967,19 @@ std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, b
         for (unsigned Id : joinsFollowing(I)) {
           const JoinPlan::Join &J = Plan.Joins.at(Id);
           const auto &Body = J.Leading.K == ErrorHandling::Kind::Propagate ? J.Leading.Rest : nodesOf(F.Conts[Id]->Cont.Body);
-          std::string T = scanOutType(Body, Known, SawFailure, Depth + 1);
-          if (Known)
+          std::string T = scanOutType(Body, S, Depth + 1);
+          if (S.Known)
             return T;
-          if (ScannedJoins.insert(Id).second)
+          if (S.ScannedJoins.insert(Id).second)
             Nested.push_back(Id);
         }
       }
-      std::string T = scanOutType(nodesOf(I.Then), Known, SawFailure, Depth + 1);
-      if (!Known)
-        T = scanOutType(nodesOf(I.Else), Known, SawFailure, Depth + 1);
+      std::string T = scanOutType(nodesOf(I.Then), S, Depth + 1);
+      if (!S.Known)
+        T = scanOutType(nodesOf(I.Else), S, Depth + 1);
       for (unsigned Id : Nested)
-        ScannedJoins.erase(Id);
-      if (Known)
+        S.ScannedJoins.erase(Id);
+      if (S.Known)
         return T;
       break;
     }
@@ -985,10 +990,10 @@ std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, b
         return "";
       const auto &A = static_cast<const AsyncCallNode &>(*N);
       if (A.Handler == AsyncCallNode::HandlerKind::Forward) {
-        Known = true;
+        S.Known = true;
         return ResultType;
       }
-      return scanOutType(nodesOf(A.Cont.Body), Known, SawFailure, Depth + 1);
+      return scanOutType(nodesOf(A.Cont.Body), S, Depth + 1);
     }
     case NodeKind::Loop:
     case NodeKind::Recur:
@@ -997,7 +1002,7 @@ std::string ChainLowering::scanOutType(const std::vector<const Node *> &Nodes, b
       // arm yields that (fuzz seed 1 program 818).
       if (Depth == 0)
         return "";
-      Known = true;
+      S.Known = true;
       return ResultType;
     default:
       break;
