@@ -339,7 +339,7 @@ private:
     q.items.push(t);
   }
   timer_fifo& fifo_for(std::int64_t delay) {
-    if (delay == last_delay_) [[likely]]
+    if (fifo_cached(delay)) [[likely]]
       return *last_fifo_;
     return find_fifo(delay);
   }
