@@ -77,7 +77,8 @@ public:
   using base::release;
 
   template <class... H, class G>
-  chain_fstate(std::tuple<H...>&& handlers, G&& cleanup) : base(&ops_), core(std::move(handlers), static_cast<G&&>(cleanup)) {}
+  chain_fstate(std::tuple<H...>&& handlers, G&& cleanup, kept_ref kept)
+      : base(&ops_), core(std::move(handlers), static_cast<G&&>(cleanup), std::move(kept)) {}
 
   /// What a handler may return to be waited for.
   template <class R>
@@ -183,7 +184,7 @@ public:
 
   /// Builds the chain's state and starts its first operation.
   future<value_type> start() && {
-    auto* s = detail::pool_new<state>(std::move(this->handlers_), std::move(this->cleanup_));
+    auto* s = detail::pool_new<state>(std::move(this->handlers_), std::move(this->cleanup_), std::move(this->kept_));
     future<value_type> f(s);
     s->template start<0>(this->start_);
     return f;

@@ -107,8 +107,8 @@ public:
 
   /// \p ctx: where every handler runs.
   template <class... H, class G>
-  chain_pstate(std::tuple<H...>&& handlers, G&& cleanup, context* ctx)
-      : base(&ops_), core(std::move(handlers), static_cast<G&&>(cleanup)) {
+  chain_pstate(std::tuple<H...>&& handlers, G&& cleanup, context* ctx, kept_ref kept)
+      : base(&ops_), core(std::move(handlers), static_cast<G&&>(cleanup), std::move(kept)) {
     promise_reaction::ctx = ctx;
   }
   ~chain_pstate() {
@@ -298,7 +298,8 @@ public:
 
   /// Builds the chain's state and starts its first operation.
   promise<value_type> start() && {
-    auto* s = detail::pool_new<state>(std::move(this->handlers_), std::move(this->cleanup_), current_context());
+    auto* s = detail::pool_new<state>(std::move(this->handlers_), std::move(this->cleanup_), current_context(),
+                                      std::move(this->kept_));
     promise<value_type> p(s);
     s->template start<0>(this->start_);
     return p;

@@ -8,6 +8,7 @@
 
 #include <asyncshift/fake.hpp>
 #include <asyncshift/loop.hpp>
+#include <asyncshift/shared_state.hpp>
 #include <asyncshift/promise_chain.hpp>
 
 #include <gtest/gtest.h>
@@ -540,4 +541,58 @@ TEST(promise_chain, all_over_chains_joins_them) {
   });
   l.run();
   EXPECT_EQ(got, (std::vector<int>{0, 10, 20}));
+}
+
+// keep(): the chain holds the per-call state until it is destroyed, so that
+// its lambdas may capture a plain pointer. The last step's operation starts
+// after its handler is gone, and a cleanup runs after every handler is: both
+// still read the state. Without keep() the state would go with its last
+// shared_state (the `owner` scope), before the loop runs.
+TEST(promise_chain, a_kept_state_outlives_the_last_operations_start_and_every_cleanup) {
+  counted::reset();
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    std::vector<int> seen;
+    promise<int> p;
+    {
+      auto owner = make_shared_state<counted>(7);
+      counted* state = owner.get();
+      p = make_promise_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); })
+              .keep(std::move(owner))
+              .then([state, &l](int v) {
+                state->id += v;
+                return promisify<int>([state, &l](auto cb) { op_after(l, ms, state->id, std::move(cb)); });
+              })
+              .then([state, &l, &seen](int v) {
+                seen.push_back(v);
+                return promisify<int>(
+                    [state, &l, &seen](auto cb) {
+                      seen.push_back(counted::active() == 1 ? state->id : -1); // after its handler went
+                      failing_op_after(l, ms, "last failed", std::move(cb));
+                    },
+                    on_error([state, &seen] { seen.push_back(counted::active() == 1 ? state->id * 10 : -1); }));
+              });
+      EXPECT_FALSE(owner) << "keep() took the reference";
+    }
+    EXPECT_EQ(counted::active(), 1) << "the chain keeps the state";
+    std::string failure;
+    p.then_callback([&](error e, int) { failure = e.message(); });
+    l.run();
+    EXPECT_EQ(seen, (std::vector<int>{8, 8, 80}));
+    EXPECT_EQ(failure, "last failed");
+    p = {};
+    EXPECT_EQ(counted::active(), 0) << "the state goes with the chain";
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(promise_chain, a_kept_state_goes_with_a_chain_that_is_never_started) {
+  counted::reset();
+  {
+    auto owner = make_shared_state<counted>(1);
+    auto chain = make_promise_chain<int>([](callback<int>) {}).keep(std::move(owner)).then([](int v) { return v; });
+    EXPECT_EQ(counted::active(), 1);
+  }
+  EXPECT_EQ(counted::active(), 0);
 }

@@ -7,6 +7,7 @@
 #include "asyncshift/callback.hpp"
 #include "asyncshift/detail/returned_op.hpp"
 #include "asyncshift/on_error.hpp"
+#include "asyncshift/shared_state.hpp"
 
 #include <cassert>
 #include <cstddef>
@@ -177,9 +178,10 @@ private:
   Derived& self() noexcept { return static_cast<Derived&>(*this); }
 
 protected:
-  /// \p cleanup: the first operation's (empty_value when it has none).
+  /// \p cleanup: the first operation's (empty_value when it has none);
+  /// \p kept: the per-call state the chain keeps alive (chain_builder::keep).
   template <class... H, class G>
-  chain_core(std::tuple<H...>&& handlers, G&& cleanup) {
+  chain_core(std::tuple<H...>&& handlers, G&& cleanup, kept_ref kept) : kept_(std::move(kept)) {
     std::apply([&](auto&&... h) { construct_handlers(std::index_sequence_for<Fs...>{}, static_cast<decltype(h)&&>(h)...); },
                std::move(handlers));
     if constexpr (!std::is_void_v<G0>) cleanups_at<0>().put(static_cast<G&&>(cleanup));
@@ -352,6 +354,9 @@ private:
   std::uint8_t handlers_from_ = 0;
   room_t<0> head_cleanup_;
   decltype(slots_of(std::index_sequence_for<Fs...>{})) handlers_;
+  /// The per-call state (chain_builder::keep), freed with the chain: a
+  /// handler or cleanup that has not run by then never will.
+  kept_ref kept_;
 };
 
 /// The lazy builder both chains are (CRTP through a template: \p Chain is
@@ -362,20 +367,34 @@ class chain_builder {
 public:
   using cleanup_type = std::conditional_t<std::is_void_v<G0>, empty_value, G0>;
 
-  chain_builder(Start start, cleanup_type cleanup, std::tuple<Fs...> handlers)
-      : start_(std::move(start)), cleanup_(std::move(cleanup)), handlers_(std::move(handlers)) {}
+  chain_builder(Start start, cleanup_type cleanup, std::tuple<Fs...> handlers, kept_ref kept = {})
+      : start_(std::move(start)), cleanup_(std::move(cleanup)), handlers_(std::move(handlers)), kept_(std::move(kept)) {}
 
   /// One more step: \p on_value, as a `then` handler.
   template <class F>
   Chain<T0, Start, G0, Fs..., std::decay_t<F>> then(F&& on_value) && {
     return {std::move(start_), std::move(cleanup_),
-            std::tuple_cat(std::move(handlers_), std::tuple<std::decay_t<F>>(static_cast<F&&>(on_value)))};
+            std::tuple_cat(std::move(handlers_), std::tuple<std::decay_t<F>>(static_cast<F&&>(on_value))), std::move(kept_)};
+  }
+
+  /// The chain keeps \p state (make_shared_state's) alive until the chain
+  /// is destroyed, when none of its handlers and cleanups can run: its handlers, the
+  /// operations they start and their cleanups may then capture a plain
+  /// `S*` (state.get()), which costs nothing to copy or destroy, where each
+  /// copy of a shared_state counts. Nothing that captures that pointer may
+  /// outlive the chain (a callback the chain does not wait for). One state
+  /// per chain.
+  template <class S>
+  Chain<T0, Start, G0, Fs...> keep(shared_state<S> state) && {
+    assert(!kept_ && "a chain keeps one state: a second keep() would free the first");
+    return {std::move(start_), std::move(cleanup_), std::move(handlers_), std::move(state).to_kept()};
   }
 
 protected:
   Start start_;
   [[no_unique_address]] cleanup_type cleanup_;
   std::tuple<Fs...> handlers_;
+  kept_ref kept_;
 };
 
 } // namespace asyncshift::detail
