@@ -224,6 +224,7 @@ private:
   std::string scanOutType(const std::vector<const Node *> &Nodes, OutTypeScan &S, unsigned Depth) const;
 
   std::string text(const Text &T);
+  bool keepsState(const std::set<unsigned> &Scopes) const;
   std::string operationFanOut(const Combinator &K, const std::string &Count, const std::string &MoreArgs);
   std::string enterBranch(const Combinator &K);
   void leaveBranch(unsigned SavedScope);
@@ -257,6 +258,15 @@ private:
   std::map<VarId, unsigned> DeclScope;
   std::map<unsigned, std::string> StateNames;
   std::map<unsigned, std::string> StateTypes;
+  /// The function's state is kept by its chain (keepsState): the name of
+  /// the owning pointer that the chain's keep() takes.
+  bool KeepState = false;
+  std::string StateOwnerName;
+  // What keepsState asks of the planning pass.
+  bool PrintsEscapingLambdas = false; ///< a combinator's branches or a loop's lambda
+  unsigned RootFused = 0;             ///< fused chains with steps returned at the function's level
+  unsigned RootOther = 0;             ///< other chains returned there
+  std::set<VarId> InLambdaText;       ///< variables named by source text that holds a lambda
 
   // Planning results.
   std::map<VarId, Path> DeclaredAt;
@@ -309,13 +319,18 @@ std::string ChainLowering::statePrefix(unsigned Scope) {
       Fields += valueTypeOf(V) + " " + Field.at(V) + "{};\n";
   if (Fields.empty())
     return "";
-  return "struct " + StateTypes.at(Scope) + " {\n" + Fields + "};\nauto " + StateNames.at(Scope) +
-         " = asyncshift::make_shared_state<" + StateTypes.at(Scope) + ">();\n";
+  std::string Struct = "struct " + StateTypes.at(Scope) + " {\n" + Fields + "};\n";
+  std::string Make = "asyncshift::make_shared_state<" + StateTypes.at(Scope) + ">();\n";
+  if (Scope == 0 && KeepState)
+    return Struct + "auto " + StateOwnerName + " = " + Make + "auto *" + StateNames.at(Scope) + " = " + StateOwnerName +
+           ".get();\n";
+  return Struct + "auto " + StateNames.at(Scope) + " = " + Make;
 }
 
 /// parallel / each_series with a lambda: the lambda, printed as a function
 /// returning a promise (future), under the combinator that runs it.
 std::string ChainLowering::combinatorHead(const Combinator &K, const std::string &MoreArgs) {
+  PrintsEscapingLambdas = true; // a branch may run on after the combinator failed
   std::string Count = text(K.Count);
   if (isOperationFanOut(K))
     return operationFanOut(K, Count, MoreArgs);
@@ -399,10 +414,29 @@ void ChainLowering::leaveBranch(unsigned SavedScope) {
   CurScope = SavedScope;
 }
 
+/// Whether \p Source may hold a lambda expression: a `[...]` followed by
+/// `(` or `{` (an array element called or initialised from a brace also
+/// matches, which only costs keepsState its saving).
+static bool mayHoldLambda(const std::string &Source) {
+  for (size_t I = Source.find('['); I != std::string::npos; I = Source.find('[', I + 1)) {
+    size_t J = Source.find(']', I);
+    if (J == std::string::npos)
+      return false;
+    size_t K = Source.find_first_not_of(" \t\n", J + 1);
+    if (K != std::string::npos && (Source[K] == '(' || Source[K] == '{'))
+      return true;
+  }
+  return false;
+}
+
 std::string ChainLowering::text(const Text &T) {
   if (Mode == Pass::Plan) {
-    for (const Text::Ref &R : T.Refs)
+    const bool Lambda = mayHoldLambda(T.Source);
+    for (const Text::Ref &R : T.Refs) {
       UsedAt.emplace_back(R.Var, Cur);
+      if (Lambda)
+        InLambdaText.insert(R.Var);
+    }
     return T.Source;
   }
   return renderText(T, [this](VarId V) { return nameOf(V); }, &ChainLowering::detached);
@@ -804,6 +838,7 @@ std::string ChainLowering::lowerSeq(const std::vector<const Node *> &Nodes, cons
 /// The recursive-lambda idiom stays one: a lambda returning a promise
 /// (future) of the function's result, calling itself for the next iteration.
 std::string ChainLowering::lowerLoop(const LoopNode &L) {
+  PrintsEscapingLambdas = true;
   LoopsById[L.Id] = &L;
   std::string Inits;
   for (const Text &T : L.Init)
@@ -1045,6 +1080,12 @@ std::string ChainLowering::returnChain(const std::string &Head, Step First, bool
     HasSteps = true;
   }
   Cur = Saved;
+  if (Saved.empty()) { // returned at the function's own level
+    if (Mode == Pass::Plan)
+      ++(Fuse && HasSteps ? RootFused : RootOther);
+    else if (KeepState && Fuse && HasSteps)
+      Out.insert(std::strlen("return ") + Head.size(), "\n.keep(std::move(" + StateOwnerName + "))");
+  }
   // A chain with steps, made where it is returned whole: one state for the
   // chain (runtime/include/asyncshift/future_chain.hpp, promise_chain.hpp).
   if (Fuse && HasSteps)
@@ -1126,6 +1167,9 @@ std::optional<PrintedFunction> ChainLowering::run() {
     StateNames[Scope] = Probe.fresh(Scope == 0 ? "state" : "branch_state");
     StateTypes[Scope] = Probe.fresh(Scope == 0 ? F.Name + "_state" : F.Name + "_branch_state");
   }
+  KeepState = keepsState(Scopes);
+  if (KeepState)
+    StateOwnerName = Probe.fresh("state_owner");
 
   // Pass 2: print.
   Mode = Pass::Emit;
@@ -1137,6 +1181,26 @@ std::optional<PrintedFunction> ChainLowering::run() {
   P.ReturnType = S.type(ResultType);
   P.Body = "{\n" + statePrefix(0) + Body + "}";
   return P;
+}
+
+/// Whether the function's one chain keeps its per-call state (keep(), and
+/// a plain pointer in every lambda): only when nothing that captures the
+/// pointer can run after the chain is destroyed. Every lambda this printer
+/// makes runs inside the chain (a step, an operation's start, a cleanup, a
+/// nested chain the step waits for) but for a combinator's branches (one may
+/// run on after the first failure), a loop's lambda and a detached call's
+/// handler; and the state is the function's own (scope 0), made for one
+/// chain returned whole at the function's level, with no other chain
+/// returned there. A lambda written in the source that names a hoisted
+/// variable might be kept by the code that receives it.
+bool ChainLowering::keepsState(const std::set<unsigned> &Scopes) const {
+  if (Scopes != std::set<unsigned>{0} || F.HasDetachedCalls || PrintsEscapingLambdas || RootFused != 1 ||
+      RootOther != 0)
+    return false;
+  for (VarId V : Hoisted)
+    if (InLambdaText.count(V))
+      return false;
+  return true;
 }
 
 class ChainPrinter : public StylePrinter {

@@ -302,6 +302,9 @@ struct AsyncFunction {
   /// A non-static member function: lambdas the printers make capture
   /// `this` explicitly (`[=, this]`; implicit capture is deprecated).
   bool IsMember = false;
+  /// Some text holds a detached call of a converted function (a Splice): its
+  /// handler may run after the call's promise or future settled.
+  bool HasDetachedCalls = false;
   Block Body;
   std::vector<Var> Vars;
   /// Named continuations, by ContDefNode::Id.

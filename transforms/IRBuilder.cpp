@@ -1123,6 +1123,7 @@ bool Builder::addSplices(Text &T, unsigned Begin, const std::vector<const CallEx
     Sp.Call = std::move(Call.WithoutHandler);
     Sp.Handler = std::move(*HandlerText);
     T.Splices.push_back(std::move(Sp));
+    F.HasDetachedCalls = true;
   }
   llvm::sort(T.Splices, [](const Splice &X, const Splice &Y) { return X.Offset < Y.Offset; });
   return true;

@@ -81,9 +81,11 @@ void save(int key, bool twice, asyncshift::callback<int> done) {
 // PROMISE-NEXT: struct save_state {
 // PROMISE-NEXT: int old{};
 // PROMISE-NEXT: };
-// PROMISE-NEXT: auto state = asyncshift::make_shared_state<save_state>();
+// PROMISE-NEXT: auto state_owner = asyncshift::make_shared_state<save_state>();
+// PROMISE-NEXT: auto *state = state_owner.get();
 // PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
+// PROMISE-NEXT: .keep(std::move(state_owner))
 // PROMISE-NEXT: .then([=](int old) {
 // PROMISE-NEXT: state->old = old;
 // PROMISE-NEXT: if (twice) {
@@ -107,9 +109,11 @@ void save(int key, bool twice, asyncshift::callback<int> done) {
 // FUTURE-NEXT: struct save_state {
 // FUTURE-NEXT: int old{};
 // FUTURE-NEXT: };
-// FUTURE-NEXT: auto state = asyncshift::make_shared_state<save_state>();
+// FUTURE-NEXT: auto state_owner = asyncshift::make_shared_state<save_state>();
+// FUTURE-NEXT: auto *state = state_owner.get();
 // FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
+// FUTURE-NEXT: .keep(std::move(state_owner))
 // FUTURE-NEXT: .then([=](int old) {
 // FUTURE-NEXT: state->old = old;
 // FUTURE-NEXT: if (twice) {

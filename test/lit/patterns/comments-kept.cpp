@@ -75,11 +75,13 @@ void save(int key, asyncshift::callback<int> done) {
 // PROMISE-NEXT: struct save_state {
 // PROMISE-NEXT: int old{};
 // PROMISE-NEXT: };
-// PROMISE-NEXT: auto state = asyncshift::make_shared_state<save_state>();
+// PROMISE-NEXT: auto state_owner = asyncshift::make_shared_state<save_state>();
+// PROMISE-NEXT: auto *state = state_owner.get();
 // PROMISE-NEXT: // Read first: the write depends on the old value.
 // PROMISE-NEXT: int base = compute(key); // a local base
 // PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
+// PROMISE-NEXT: .keep(std::move(state_owner))
 // PROMISE-NEXT: .then([=](int old) {
 // PROMISE-NEXT: state->old = old;
 // PROMISE-NEXT: /* The write-back, then the log line. */
@@ -98,11 +100,13 @@ void save(int key, asyncshift::callback<int> done) {
 // FUTURE-NEXT: struct save_state {
 // FUTURE-NEXT: int old{};
 // FUTURE-NEXT: };
-// FUTURE-NEXT: auto state = asyncshift::make_shared_state<save_state>();
+// FUTURE-NEXT: auto state_owner = asyncshift::make_shared_state<save_state>();
+// FUTURE-NEXT: auto *state = state_owner.get();
 // FUTURE-NEXT: // Read first: the write depends on the old value.
 // FUTURE-NEXT: int base = compute(key); // a local base
 // FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(key, std::move(cb)); })
+// FUTURE-NEXT: .keep(std::move(state_owner))
 // FUTURE-NEXT: .then([=](int old) {
 // FUTURE-NEXT: state->old = old;
 // FUTURE-NEXT: /* The write-back, then the log line. */

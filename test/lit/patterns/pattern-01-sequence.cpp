@@ -68,9 +68,11 @@ void sum_three(asyncshift::callback<int> done) {
 // PROMISE-NEXT: int a{};
 // PROMISE-NEXT: int b{};
 // PROMISE-NEXT: };
-// PROMISE-NEXT: auto state = asyncshift::make_shared_state<sum_three_state>();
+// PROMISE-NEXT: auto state_owner = asyncshift::make_shared_state<sum_three_state>();
+// PROMISE-NEXT: auto *state = state_owner.get();
 // PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
+// PROMISE-NEXT: .keep(std::move(state_owner))
 // PROMISE-NEXT: .then([=](int a) {
 // PROMISE-NEXT: state->a = a;
 // PROMISE-NEXT: return asyncshift::promisify<int>(
@@ -90,9 +92,11 @@ void sum_three(asyncshift::callback<int> done) {
 // FUTURE-NEXT: int a{};
 // FUTURE-NEXT: int b{};
 // FUTURE-NEXT: };
-// FUTURE-NEXT: auto state = asyncshift::make_shared_state<sum_three_state>();
+// FUTURE-NEXT: auto state_owner = asyncshift::make_shared_state<sum_three_state>();
+// FUTURE-NEXT: auto *state = state_owner.get();
 // FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
+// FUTURE-NEXT: .keep(std::move(state_owner))
 // FUTURE-NEXT: .then([=](int a) {
 // FUTURE-NEXT: state->a = a;
 // FUTURE-NEXT: return asyncshift::promisify<int>(

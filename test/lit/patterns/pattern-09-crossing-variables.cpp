@@ -64,9 +64,11 @@ void twice(asyncshift::callback<int> done) {
 // PROMISE-NEXT: struct twice_state {
 // PROMISE-NEXT: int total{};
 // PROMISE-NEXT: };
-// PROMISE-NEXT: auto state = asyncshift::make_shared_state<twice_state>();
+// PROMISE-NEXT: auto state_owner = asyncshift::make_shared_state<twice_state>();
+// PROMISE-NEXT: auto *state = state_owner.get();
 // PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
+// PROMISE-NEXT: .keep(std::move(state_owner))
 // PROMISE-NEXT: .then([=](int v) {
 // PROMISE-NEXT: state->total = v;
 // PROMISE-NEXT: return asyncshift::promisify<int>(
@@ -82,9 +84,11 @@ void twice(asyncshift::callback<int> done) {
 // FUTURE-NEXT: struct twice_state {
 // FUTURE-NEXT: int total{};
 // FUTURE-NEXT: };
-// FUTURE-NEXT: auto state = asyncshift::make_shared_state<twice_state>();
+// FUTURE-NEXT: auto state_owner = asyncshift::make_shared_state<twice_state>();
+// FUTURE-NEXT: auto *state = state_owner.get();
 // FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
+// FUTURE-NEXT: .keep(std::move(state_owner))
 // FUTURE-NEXT: .then([=](int v) {
 // FUTURE-NEXT: state->total = v;
 // FUTURE-NEXT: return asyncshift::promisify<int>(
