@@ -1189,12 +1189,13 @@ std::optional<PrintedFunction> ChainLowering::run() {
 /// makes runs inside the chain (a step, an operation's start, a cleanup, a
 /// nested chain the step waits for) but for a combinator's branches (one may
 /// run on after the first failure), a loop's lambda and a detached call's
-/// handler; and the state is the function's own (scope 0), made for one
-/// chain returned whole at the function's level, with no other chain
-/// returned there. A lambda written in the source that names a hoisted
-/// variable might be kept by the code that receives it.
+/// handler; and the state is the function's own (scope 0), and every chain
+/// returned at the function's level is fused and returned whole, so each
+/// can keep it (a call returns one of them; the others never take it). A
+/// lambda written in the source that names a hoisted variable might be kept
+/// by the code that receives it.
 bool ChainLowering::keepsState(const std::set<unsigned> &Scopes) const {
-  if (Scopes != std::set<unsigned>{0} || F.HasDetachedCalls || PrintsEscapingLambdas || RootFused != 1 ||
+  if (Scopes != std::set<unsigned>{0} || F.HasDetachedCalls || PrintsEscapingLambdas || RootFused == 0 ||
       RootOther != 0)
     return false;
   for (VarId V : Hoisted)

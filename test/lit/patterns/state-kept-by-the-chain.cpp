@@ -1,6 +1,6 @@
 // The per-call state is kept by the function's chain (keep(), and a plain
-// pointer in every lambda) only when nothing that captures it can run after
-// the chain is gone. A detached call's handler and a lambda written in the
+// pointer in every lambda; by each arm's chain when each arm returns one) only
+// when nothing that captures it can run after the chain is gone. A detached call's handler and a lambda written in the
 // source may run later: a function that has one naming a hoisted variable
 // keeps the counted shared_state in every lambda instead.
 // RUN: %strip %s > %t.cpp
@@ -37,6 +37,27 @@ void kept(asyncshift::callback<int> done) {
   });
 }
 
+// Each arm returns a chain of its own: each keeps the state (a call takes one arm).
+void either(bool first, asyncshift::callback<int> done) {
+  if (first) {
+    read_int(1, [=](asyncshift::error err, int a) {
+      if (err) return done(err);
+      read_int(a, [=](asyncshift::error err, int b) {
+        if (err) return done(err);
+        done({}, a + b);
+      });
+    });
+  } else {
+    read_int(2, [=](asyncshift::error err, int c) {
+      if (err) return done(err);
+      read_int(c, [=](asyncshift::error err, int d) {
+        if (err) return done(err);
+        done({}, c * d);
+      });
+    });
+  }
+}
+
 // The detached call's handler reads `a` after the chain may have settled.
 void detached(asyncshift::callback<int> done) {
   read_int(1, [=](asyncshift::error err, int a) {
@@ -68,6 +89,17 @@ void stored(asyncshift::callback<int> done) {
 // PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
 // PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
 // PROMISE-NEXT: .keep(std::move(state_owner))
+// PROMISE-LABEL: asyncshift::promise<int> either(bool first) {
+// PROMISE: auto state_owner = asyncshift::make_shared_state<either_state>();
+// PROMISE-NEXT: auto *state = state_owner.get();
+// PROMISE-NEXT: if (first) {
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
+// PROMISE-NEXT: .keep(std::move(state_owner))
+// PROMISE: } else {
+// PROMISE-NEXT: return asyncshift::make_promise_chain<int>(
+// PROMISE-NEXT: [&](auto cb) { read_int(2, std::move(cb)); })
+// PROMISE-NEXT: .keep(std::move(state_owner))
 // PROMISE-LABEL: asyncshift::promise<int> detached() {
 // PROMISE-NOT: keep(
 // PROMISE: auto state = asyncshift::make_shared_state<detached_state>();
@@ -85,6 +117,17 @@ void stored(asyncshift::callback<int> done) {
 // FUTURE-NEXT: auto *state = state_owner.get();
 // FUTURE-NEXT: return asyncshift::make_future_chain<int>(
 // FUTURE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
+// FUTURE-NEXT: .keep(std::move(state_owner))
+// FUTURE-LABEL: asyncshift::future<int> either(bool first) {
+// FUTURE: auto state_owner = asyncshift::make_shared_state<either_state>();
+// FUTURE-NEXT: auto *state = state_owner.get();
+// FUTURE-NEXT: if (first) {
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(1, std::move(cb)); })
+// FUTURE-NEXT: .keep(std::move(state_owner))
+// FUTURE: } else {
+// FUTURE-NEXT: return asyncshift::make_future_chain<int>(
+// FUTURE-NEXT: [&](auto cb) { read_int(2, std::move(cb)); })
 // FUTURE-NEXT: .keep(std::move(state_owner))
 // FUTURE-LABEL: asyncshift::future<int> detached() {
 // FUTURE-NOT: keep(
