@@ -1183,8 +1183,8 @@ std::optional<PrintedFunction> ChainLowering::run() {
   return P;
 }
 
-/// Whether the function's one chain keeps its per-call state (keep(), and
-/// a plain pointer in every lambda): only when nothing that captures the
+/// Whether the function's chains keep its per-call state (keep(), and a
+/// plain pointer in every lambda): only when nothing that captures the
 /// pointer can run after the chain is destroyed. Every lambda this printer
 /// makes runs inside the chain (a step, an operation's start, a cleanup, a
 /// nested chain the step waits for) but for a combinator's branches (one may
