@@ -110,11 +110,12 @@ public:
   chain_pstate(std::tuple<H...>&& handlers, G&& cleanup, context* ctx, kept_ref kept)
       : base(&ops_), core(std::move(handlers), static_cast<G&&>(cleanup), std::move(kept)) {
     promise_reaction::ctx = ctx;
+    held() = no_value;
   }
   ~chain_pstate() {
-    if (held_ != no_value) [[unlikely]] // a microtask that never ran (its loop went first)
+    if (held() != no_value) [[unlikely]] // a microtask that never ran (its loop went first)
       for_each_index(std::make_index_sequence<N>{}, [&](auto i) {
-        if (i == held_) std::launder(reinterpret_cast<stored_t<value_t<i>>*>(room_.bytes))->~stored_t<value_t<i>>();
+        if (i == held()) std::launder(reinterpret_cast<stored_t<value_t<i>>*>(room_.bytes))->~stored_t<value_t<i>>();
       });
   }
 
@@ -145,7 +146,7 @@ private:
     } else {
       if constexpr (!std::is_void_v<value_t<I>>) {
         ::new (static_cast<void*>(room_.bytes)) value_t<I>(static_cast<V&&>(v)...);
-        held_ = I;
+        held() = I;
       }
       promise_reaction::fire = &run_held<I>;
       add_ref(); // the microtask's
@@ -190,10 +191,10 @@ private:
     if constexpr (std::is_void_v<T>) {
       self->template run_handler<I>();
     } else {
-      T* held = std::launder(reinterpret_cast<T*>(self->room_.bytes));
-      T v(std::move(*held)); // out of the room: the handler's operation may complete into it at once
-      held->~T();
-      self->held_ = no_value;
+      T* slot = std::launder(reinterpret_cast<T*>(self->room_.bytes));
+      T v(std::move(*slot)); // out of the room: the handler's operation may complete into it at once
+      slot->~T();
+      self->held() = no_value;
       self->template run_handler<I>(std::move(v));
     }
     self->release();
@@ -270,8 +271,9 @@ private:
   static void destroy(handler_for<result_type>* h) noexcept { pool_delete(&static_cast<chain_pstate&>(static_cast<base&>(*h))); }
   static constexpr handler_ops_for<result_type> ops_ = state_ops<result_type, base>(&destroy);
 
-  /// The step whose value room_ holds, or no_value.
-  std::uint8_t held_ = no_value;
+  /// The step whose value room_ holds, or no_value: promise_state's spare
+  /// byte, which sits in its padding (a member here would cost 8 bytes).
+  std::uint8_t& held() noexcept { return this->derived_byte; }
   value_room<typename types::values> room_;
 };
 

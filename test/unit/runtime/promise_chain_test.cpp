@@ -596,3 +596,29 @@ TEST(promise_chain, a_kept_state_goes_with_a_chain_that_is_never_started) {
   }
   EXPECT_EQ(counted::active(), 0);
 }
+
+TEST(promise_chain, only_the_steps_an_operation_completes_take_room_for_its_callback) {
+  // A step's callback handler (16 bytes in the chain's state) is what its
+  // operation completes; a value a handler returns, or a promise it returns,
+  // reaches the step without one.
+  auto to_op = [](std::int64_t v) { return promisify<std::int64_t>([v](auto cb) { cb({}, v + 1); }); };
+  auto to_value = [](std::int64_t v) { return v + 1; };
+  auto to_promise = [](std::int64_t v) { return promise<std::int64_t>::resolve(v + 1); };
+  using O = decltype(to_op);
+  using V = decltype(to_value);
+  using P = decltype(to_promise);
+  constexpr std::size_t sink = sizeof(detail::handler<std::int64_t>);
+  EXPECT_EQ(sizeof(detail::chain_pstate<std::int64_t, void, O, O, O>) - sizeof(detail::chain_pstate<std::int64_t, void, V, V, V>), 3 * sink);
+  EXPECT_EQ(sizeof(detail::chain_pstate<std::int64_t, void, O, O, O>) - sizeof(detail::chain_pstate<std::int64_t, void, P, P, P>), 3 * sink);
+
+  loop l(clock_kind::virtual_time);
+  outcome out;
+  watch(promise<std::int64_t>(make_promise_chain<std::int64_t>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); })
+                                  .then(to_value)
+                                  .then(to_op)
+                                  .then(to_promise)
+                                  .then(to_value)),
+        out);
+  l.run();
+  EXPECT_EQ(out.value, "5");
+}

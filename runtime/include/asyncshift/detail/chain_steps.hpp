@@ -34,12 +34,16 @@ struct type_at<I, type_list<T, Ts...>> : type_at<I - 1, type_list<Ts...>> {};
 
 /// The value types T_0 ... T_n of a chain whose first operation yields T_0
 /// and whose handlers are Fs: handler i takes T_i and leads to T_{i+1}
-/// (ValueOf<R>: the value a handler's result R hands on); and the cleanup
-/// types G_1 ... G_n of the operations the handlers return.
+/// (ValueOf<R>: the value a handler's result R hands on); the cleanup
+/// types G_1 ... G_n of the operations the handlers return; and whether an
+/// operation completes each step (std::bool_constant: the first operation's
+/// step 0, and step i + 1 when handler i returns an operation), which are
+/// the steps that need a callback handler (chain_sinks).
 template <template <class> class ValueOf, class T, class... Fs>
 struct chain_types_by {
   using values = type_list<T>;
   using cleanups = type_list<>;
+  using by_operation = type_list<std::true_type>;
 };
 template <template <class> class ValueOf, class T, class F, class... Fs>
 struct chain_types_by<ValueOf, T, F, Fs...> {
@@ -57,8 +61,15 @@ struct chain_types_by<ValueOf, T, F, Fs...> {
   struct prepend_cleanup<type_list<L...>> {
     using type = type_list<typename value_cleanup<T, F>::type, L...>;
   };
+  template <class L>
+  struct with_first_step;
+  template <class... L>
+  struct with_first_step<type_list<std::true_type, L...>> {
+    using type = type_list<std::true_type, std::bool_constant<op_result<std::remove_cvref_t<result>>::value>, L...>;
+  };
   using values = typename prepend_value<typename rest::values>::type;
   using cleanups = typename prepend_cleanup<typename rest::cleanups>::type;
+  using by_operation = typename with_first_step<typename rest::by_operation>::type;
 };
 
 /// Handler I of a chain, and then, once it has run, the cleanup of the
@@ -135,10 +146,19 @@ struct chain_sink : handler_for<T> {
   }();
 };
 
-template <class Chain, class Indices, class Values>
+/// In place of the sink of step I, which no operation completes (its value
+/// comes from a handler: returned, or a promise or future it returned): no
+/// room. (One type per step: empty bases of one type could not share an address.)
+template <std::size_t I>
+struct no_chain_sink {};
+
+/// The sinks of the steps an operation completes, 16 bytes each; nothing
+/// for the others.
+template <class Chain, class Indices, class Values, class ByOperation>
 struct chain_sinks;
-template <class Chain, std::size_t... I, class... T>
-struct chain_sinks<Chain, std::index_sequence<I...>, type_list<T...>> : chain_sink<Chain, I, T>... {};
+template <class Chain, std::size_t... I, class... T, class... Op>
+struct chain_sinks<Chain, std::index_sequence<I...>, type_list<T...>, type_list<Op...>>
+    : std::conditional_t<Op::value, chain_sink<Chain, I, T>, no_chain_sink<I>>... {};
 
 /// What a fused chain's state holds whatever its kind (CRTP: \p Derived is
 /// the state): the handlers still to run, the cleanup room of the operation
@@ -149,7 +169,8 @@ struct chain_sinks<Chain, std::index_sequence<I...>, type_list<T...>> : chain_si
 /// `add_ref()`/`release()`, and says which results are its handles
 /// (`returns_handle<R>`, `handle<V>`).
 template <class Derived, class Types, class G0, class... Fs>
-class chain_core : public chain_sinks<Derived, std::make_index_sequence<sizeof...(Fs) + 1>, typename Types::values> {
+class chain_core
+    : public chain_sinks<Derived, std::make_index_sequence<sizeof...(Fs) + 1>, typename Types::values, typename Types::by_operation> {
 public:
   static constexpr std::size_t N = sizeof...(Fs);
   static_assert(N < 250, "a chain of at most 249 steps (at_ counts them in a byte)");
@@ -203,6 +224,7 @@ public:
   /// Starts the operation of step I with a callback to sink I.
   template <std::size_t I, class Start>
   void start(Start& start) {
+    static_assert(type_at<I, typename Types::by_operation>::type::value, "step I has a sink: an operation completes it");
     using T = value_t<I>;
     sink<I>& k = self(); // made with one reference (handler's refs = 1): the callback's
     assert(k.refs == 1 && "each step's operation starts once");
