@@ -57,7 +57,7 @@ using chain_types = chain_types_by<chain_value_t, T, Fs...>;
 /// The state of a fused future chain: the future<U> of its end, and the
 /// handlers and step sinks of chain_core (an operation's callback may still
 /// be alive, being destroyed by its op, while the next step's operation
-/// starts: each step has its own sink).
+/// starts: each step an operation completes has its own sink).
 template <class T0, class G0, class... Fs>
 class chain_fstate final
     : public future_state<typename type_at<sizeof...(Fs), typename chain_types<T0, Fs...>::values>::type>,

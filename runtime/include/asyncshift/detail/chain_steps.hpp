@@ -162,7 +162,8 @@ struct chain_sinks<Chain, std::index_sequence<I...>, type_list<T...>, type_list<
 
 /// What a fused chain's state holds whatever its kind (CRTP: \p Derived is
 /// the state): the handlers still to run, the cleanup room of the operation
-/// in flight, one callback handler per step (chain_sinks), the step an
+/// in flight, one callback handler per step that an operation completes
+/// (chain_sinks), the step an
 /// operation may complete (`at_`), and the running of a handler. Derived has
 /// `arrive<I>(v...)` (step I's value is here), `adopt<I>(handle)` (a handler
 /// returned a future or promise of step I's value), `fail_chain(error)`,
