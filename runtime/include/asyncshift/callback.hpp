@@ -50,12 +50,25 @@ struct handler_ops {
 /// The common header of every handler, owned or borrowed.
 template <class... T>
 struct handler {
+  /// A handler that callbacks only ever borrow (callback::borrow, a
+  /// borrowed_sink): its count is never read, so it is not set either (an
+  /// awaiter in a coroutine frame makes one per co_await).
+  struct borrowed_only {};
+
+  constexpr handler(const handler_ops<T...>* o) noexcept : ops(o), refs(1), called(false) {} // NOLINT: implicit, as the aggregate it was
+  handler(const handler_ops<T...>* o, borrowed_only) noexcept : ops(o) {
+#ifndef NDEBUG
+    called = false;
+#endif
+  }
+
   const handler_ops<T...>* ops;
-  std::uint32_t refs = 1;
+  /// The callbacks that own a reference to it (unset when borrowed_only).
+  std::uint32_t refs;
   /// Set on delivery in debug builds. Always present so that translation
   /// units built with and without NDEBUG agree on the layout (one program may
   /// mix a Release runtime user with Debug code).
-  bool called = false;
+  bool called;
 };
 
 template <class F, class... T>
