@@ -366,6 +366,24 @@ TEST(promise_chain, an_abandoned_operation_frees_the_chain_and_its_handlers) {
   EXPECT_EQ(live_objects(), before);
 }
 
+TEST(promise_chain, a_chain_that_never_held_a_value_destroys_none) {
+  // The chain's value room holds a step's value only while its microtask
+  // waits; the byte that says which step it holds (promise_state's spare
+  // byte) must say "none" from the start, or the teardown of a chain whose
+  // first value never came would destroy a value that was never made.
+  counted::reset();
+  {
+    loop l(clock_kind::virtual_time);
+    {
+      promise<int> p = make_promise_chain<counted>([](callback<counted>) {}) // drops its callback
+                           .then([](counted c) { return c.id; });
+    }
+    l.run();
+  }
+  EXPECT_EQ(counted::constructions(), 0);
+  EXPECT_EQ(counted::destructions, 0);
+}
+
 TEST(promise_chain, a_value_moves_along_the_chain_without_copies) {
   counted::reset();
   {

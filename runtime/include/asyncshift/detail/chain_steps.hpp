@@ -61,15 +61,18 @@ struct chain_types_by<ValueOf, T, F, Fs...> {
   struct prepend_cleanup<type_list<L...>> {
     using type = type_list<typename value_cleanup<T, F>::type, L...>;
   };
+  /// rest's list starts with rest's own first step, true as every chain's
+  /// first is: that is our step 1, which an operation completes when F
+  /// returns one; our step 0 (the first operation's) goes in front.
   template <class L>
-  struct with_first_step;
+  struct flag_step_after_handler;
   template <class... L>
-  struct with_first_step<type_list<std::true_type, L...>> {
+  struct flag_step_after_handler<type_list<std::true_type, L...>> {
     using type = type_list<std::true_type, std::bool_constant<op_result<std::remove_cvref_t<result>>::value>, L...>;
   };
   using values = typename prepend_value<typename rest::values>::type;
   using cleanups = typename prepend_cleanup<typename rest::cleanups>::type;
-  using by_operation = typename with_first_step<typename rest::by_operation>::type;
+  using by_operation = typename flag_step_after_handler<typename rest::by_operation>::type;
 };
 
 /// Handler I of a chain, and then, once it has run, the cleanup of the
