@@ -168,6 +168,20 @@ constinit inline thread_local abandoned_reactions tl_abandoned{};
 /// promise and gave it its reactions.
 inline constexpr outcome_status aliased = outcome_status::taken;
 
+template <class T>
+class promise_state;
+
+/// What a kind of promise state does: its handler ops (first, so that a
+/// state's handler ops pointer leads back here), and, for a state that can
+/// keep one consumer's callback itself instead of a reaction (a fused promise
+/// chain), the entry that takes it (promise::then_callback; null for others:
+/// it returns false when it does not take the callback).
+template <class T>
+struct promise_state_ops {
+  handler_ops_for<T> handler;
+  bool (*take_callback)(promise_state<T>* s, callback_t<T>& cb) = nullptr;
+};
+
 /// The shared state of promise<T>. It is also the handler of a callback<T>
 /// (make_promise), and its reference count is the handler's: promise handles,
 /// callbacks, pending reactions' sources and queued reactions each hold one.
@@ -176,7 +190,13 @@ class promise_state : public handler_for<T> {
 public:
   using value_type = stored_t<T>;
 
-  explicit promise_state(const handler_ops_for<T>* ops) noexcept : handler_for<T>{ops} {}
+  explicit promise_state(const promise_state_ops<T>* ops) noexcept : handler_for<T>{&ops->handler} {}
+
+  /// The ops of this state's kind (handler ops is their first member).
+  const promise_state_ops<T>& kind() const noexcept {
+    static_assert(std::is_standard_layout_v<promise_state_ops<T>>);
+    return *reinterpret_cast<const promise_state_ops<T>*>(this->ops);
+  }
   promise_state(const promise_state&) = delete;
   promise_state& operator=(const promise_state&) = delete;
 
@@ -395,11 +415,12 @@ private:
 /// through Base::on_callback, and \p destroy frees it (the concrete class's
 /// own static function: it knows its size).
 template <class T, class Base>
-constexpr handler_ops_for<T> state_ops(void (*destroy)(handler_for<T>*) noexcept) noexcept {
+constexpr promise_state_ops<T> state_ops(void (*destroy)(handler_for<T>*) noexcept,
+                                         bool (*take_callback)(promise_state<T>*, callback_t<T>&) = nullptr) noexcept {
   if constexpr (std::is_void_v<T>)
-    return {&Base::template on_callback<>, destroy};
+    return {{&Base::template on_callback<>, destroy}, take_callback};
   else
-    return {&Base::template on_callback<T>, destroy};
+    return {{&Base::template on_callback<T>, destroy}, take_callback};
 }
 
 /// A promise settled by a callback (make_promise) or made settled (resolve, reject).
@@ -410,7 +431,7 @@ public:
 
 private:
   static void destroy(handler_for<T>* h) noexcept { pool_delete(static_cast<basic_promise_state*>(h)); }
-  static constexpr handler_ops_for<T> ops_ = state_ops<T, promise_state<T>>(&destroy);
+  static constexpr promise_state_ops<T> ops_ = state_ops<T, promise_state<T>>(&destroy);
 };
 
 /// A promise settled by a callback, with a cleanup that runs, inline, when
@@ -440,7 +461,7 @@ public:
 
 private:
   static void destroy(handler_for<T>* h) noexcept { pool_delete(static_cast<cleanup_promise_state*>(h)); }
-  static constexpr handler_ops_for<T> ops_ = state_ops<T, cleanup_promise_state>(&destroy);
+  static constexpr promise_state_ops<T> ops_ = state_ops<T, cleanup_promise_state>(&destroy);
 
   cleanup_slot<G> cleanup_;
 };
@@ -669,7 +690,7 @@ private:
   void start(Op&& op);
 
   static void destroy(handler_for<U>* h) noexcept { pool_delete(static_cast<then_state*>(h)); }
-  static constexpr handler_ops_for<U> ops_ = state_ops<U, std::conditional_t<has_cleanup, then_state, promise_state<U>>>(&destroy);
+  static constexpr promise_state_ops<U> ops_ = state_ops<U, std::conditional_t<has_cleanup, then_state, promise_state<U>>>(&destroy);
 
   [[no_unique_address]] then_room<handlers_slot_t<OnValue, OnError>, cleanup_type> room_;
 };
@@ -875,7 +896,7 @@ private:
   }
 
   static void destroy(handler_for<R>* h) noexcept { pool_delete(static_cast<join_state*>(h)); }
-  static constexpr handler_ops_for<R> ops_ = state_ops<R, promise_state<R>>(&destroy);
+  static constexpr promise_state_ops<R> ops_ = state_ops<R, promise_state<R>>(&destroy);
 
   std::size_t remaining_;
   context* ctx_; // the context the join settles in (its slots' ctx words hold the join)
@@ -1035,6 +1056,7 @@ public:
   /// Delivers the outcome to \p cb (`cb({}, v)` or `cb(err)`), from a microtask.
   void then_callback(detail::callback_t<T> cb) const {
     assert(s_ && "then_callback on an empty promise");
+    if (auto* take = s_->kind().take_callback; take && take(s_, cb)) return; // a fused chain keeps it
     auto* r = detail::pool_new<detail::callback_reaction<T>>(std::move(cb));
     r->ctx = current_context();
     s_->attach(r);

@@ -129,7 +129,50 @@ private:
   void fail_chain(error e) {
     this->at_ = N + 1;
     this->drop_remaining_handlers();
+    reaction_for_end_callback();
     this->reject(std::move(e));
+  }
+
+  /// Whether the chain may keep its consumer's callback itself (take_callback):
+  /// a value it hands on by copy costs nothing more than a move.
+  static constexpr bool keeps_end_callback = std::is_void_v<result_type> || std::is_trivially_copyable_v<result_type>;
+
+  /// promise::then_callback on this chain: while nothing else waits on it,
+  /// and in the chain's own context, the chain keeps \p cb and, when it ends
+  /// from the loop with nothing else waiting and no microtask queued, calls it
+  /// at once (as it would run its one reaction: arrive_from_loop), without a
+  /// reaction block. Any other ending first makes cb the oldest reaction.
+  static bool take_callback(promise_state<result_type>* s, callback_t<result_type>& cb) {
+    auto* self = static_cast<chain_pstate*>(s);
+    // Never handled: no reaction was ever attached, no callback kept.
+    if (!s->pending() || s->handled || self->promise_reaction::ctx != current_context()) return false;
+    self->end_cb_ = std::move(cb);
+    s->handled = true; // as attach would
+    return true;
+  }
+  /// Makes the kept consumer's callback (if any) a reaction, the oldest:
+  /// before the chain settles any way but end_now's, or aliases.
+  void reaction_for_end_callback() {
+    if (!end_cb_) [[likely]]
+      return;
+    auto* r = pool_new<callback_reaction<result_type>>(std::move(end_cb_));
+    r->ctx = promise_reaction::ctx;
+    promise_reaction** tail = &this->reactions; // newest first: the oldest goes last
+    while (*tail) tail = &(*tail)->next;
+    *tail = r;
+  }
+  /// The chain's value, to the kept consumer's callback alone, at once.
+  template <class... V>
+  void end_now(V&&... v) {
+    callback_t<result_type> cb = std::move(end_cb_);
+    // Fulfilled (no reactions to run): the value stays for later readers.
+    ::new (static_cast<void*>(std::addressof(this->value))) typename base::value_type(static_cast<V&&>(v)...);
+    this->status = outcome_status::fulfilled;
+    asyncshift::detail::tl_context = promise_reaction::ctx;
+    if constexpr (std::is_void_v<result_type>)
+      cb({});
+    else
+      cb({}, result_type(std::as_const(this->value)));
   }
 
   /// The value of step I (none for void) has arrived: handler I runs with it
@@ -138,6 +181,7 @@ private:
   void arrive(V&&... v) {
     this->at_ = N + 1;
     if constexpr (I == N) {
+      reaction_for_end_callback();
       try {
         this->fulfill(static_cast<V&&>(v)...);
       } catch (...) { // copying the value threw
@@ -170,6 +214,13 @@ private:
       asyncshift::detail::tl_context = promise_reaction::ctx;
       this->template run_handler<I>(static_cast<V&&>(v)...);
     } else {
+      if constexpr (keeps_end_callback) {
+        if (end_cb_) {
+          if (!this->reactions) [[likely]]
+            return end_now(static_cast<V&&>(v)...);
+          reaction_for_end_callback();
+        }
+      }
       promise_reaction* r;
       try {
         r = this->fulfill_keeping_reaction(static_cast<V&&>(v)...);
@@ -215,6 +266,7 @@ private:
       return;
     }
     if constexpr (I == N) {
+      reaction_for_end_callback();
       this->alias_to(qs); // our reactions wait on q's outcome, as a then state's do
     } else {
       promise_reaction::fire = &run_adopted<I>;
@@ -269,12 +321,15 @@ private:
   }
 
   static void destroy(handler_for<result_type>* h) noexcept { pool_delete(&static_cast<chain_pstate&>(static_cast<base&>(*h))); }
-  static constexpr handler_ops_for<result_type> ops_ = state_ops<result_type, base>(&destroy);
+  static constexpr promise_state_ops<result_type> ops_ =
+      state_ops<result_type, base>(&destroy, keeps_end_callback ? &take_callback : nullptr);
 
   /// The step whose value room_ holds, or no_value: promise_state's spare
   /// byte, which sits in its padding (a member here would cost 8 bytes).
   std::uint8_t& held() noexcept { return this->derived_byte; }
   value_room<typename types::values> room_;
+  /// The consumer's callback, kept by take_callback (or empty).
+  callback_t<result_type> end_cb_;
 };
 
 } // namespace detail

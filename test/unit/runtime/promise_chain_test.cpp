@@ -640,3 +640,127 @@ TEST(promise_chain, only_the_steps_an_operation_completes_take_room_for_its_call
   l.run();
   EXPECT_EQ(out.value, "5");
 }
+
+// promise::then_callback on a chain's promise: the chain keeps the callback
+// (no reaction block) and, when it ends from the loop with nothing else
+// waiting, calls it at once; any other ending makes it a reaction first.
+
+TEST(promise_chain, a_callback_on_the_chains_promise_waits_in_the_chain_without_a_block_of_its_own) {
+  loop l(clock_kind::virtual_time);
+  auto allocs_of_then_callback = [&](promise<std::int64_t> p, std::string& value) {
+    const auto before = detail::memory_snapshot().allocs;
+    p.then_callback([&value](error e, std::int64_t v) { value = e ? e.message() : std::to_string(v); });
+    const auto made = detail::memory_snapshot().allocs - before;
+    l.run();
+    return made;
+  };
+  std::string fused, plain;
+  // The callback's own block (its continuation) is counted in both.
+  EXPECT_EQ(allocs_of_then_callback(make_promise_chain<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); })
+                                        .then([](std::int64_t) { return std::int64_t{7}; }),
+                                    fused),
+            1u)
+      << "the chain keeps the callback";
+  EXPECT_EQ(fused, "7");
+  EXPECT_EQ(allocs_of_then_callback(make_promise<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); }), plain), 2u)
+      << "a reaction block beside the callback's";
+  EXPECT_FALSE(plain.empty());
+}
+
+TEST(promise_chain, a_kept_callback_keeps_its_place_among_the_promises_other_reactions) {
+  loop l(clock_kind::virtual_time);
+  std::vector<std::string> trace;
+  auto chain = [] {
+    return promise<std::int64_t>(
+        make_promise_chain<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); }).then([](std::int64_t) { return std::int64_t{1}; }));
+  };
+  auto kept = [&trace](error, std::int64_t v) { trace.push_back("callback " + std::to_string(v)); };
+  auto reaction = [&trace](std::int64_t v) { trace.push_back("then " + std::to_string(v)); };
+
+  promise<std::int64_t> p = chain();
+  promise<std::int64_t> copy = p;
+  p.then_callback(kept); // first: kept by the chain
+  promise<> after = copy.then(reaction);
+  l.run();
+  EXPECT_EQ(trace, (std::vector<std::string>{"callback 1", "then 1"}));
+
+  trace.clear();
+  promise<std::int64_t> q = chain();
+  promise<> before = q.then(reaction);
+  q.then_callback(kept); // second: a reaction of its own
+  l.run();
+  EXPECT_EQ(trace, (std::vector<std::string>{"then 1", "callback 1"}));
+}
+
+TEST(promise_chain, the_value_a_kept_callback_gets_stays_for_the_promises_later_readers) {
+  loop l(clock_kind::virtual_time);
+  promise<std::int64_t> p =
+      make_promise_chain<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); }).then([](std::int64_t) { return std::int64_t{42}; });
+  promise<std::int64_t> copy = p;
+  std::string first, later;
+  p.then_callback([&first](error, std::int64_t v) { first = std::to_string(v); });
+  l.run();
+  EXPECT_EQ(first, "42");
+  copy.then_callback([&later](error, std::int64_t v) { later = std::to_string(v); });
+  l.run();
+  EXPECT_EQ(later, "42");
+}
+
+TEST(promise_chain, a_kept_callback_hears_a_rejection_which_is_then_handled) {
+  loop l(clock_kind::virtual_time);
+  std::string got;
+  bool in_completion = false;
+  promise<std::int64_t> p = make_promise_chain<std::int64_t>([&](auto cb) {
+                              l.set_timeout(ms, [&in_completion, cb] {
+                                in_completion = true;
+                                cb(error("no"));
+                                in_completion = false;
+                              });
+                            }).then([](std::int64_t v) { return v; });
+  bool called_inside = false;
+  p.then_callback([&](error e, std::int64_t) {
+    got = e.message();
+    called_inside = in_completion;
+  });
+  l.run();
+  EXPECT_EQ(got, "no");
+  EXPECT_FALSE(called_inside) << "from a microtask, as any reaction to a rejection";
+  EXPECT_EQ(l.unhandled_rejections(), 0u);
+}
+
+TEST(promise_chain, a_callback_from_another_context_runs_in_its_own) {
+  loop l(clock_kind::virtual_time);
+  context made_in, then_in;
+  promise<std::int64_t> p;
+  {
+    context_scope in(&made_in);
+    p = make_promise_chain<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); });
+  }
+  context* seen = nullptr;
+  {
+    context_scope in(&then_in);
+    p.then_callback([&seen](error, std::int64_t) { seen = current_context(); });
+  }
+  l.run();
+  EXPECT_EQ(seen, &then_in);
+}
+
+TEST(promise_chain, a_kept_callback_of_a_chain_that_never_ends_is_destroyed_uncalled) {
+  counted::reset();
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    callback<std::int64_t> held;
+    bool called = false;
+    {
+      promise<std::int64_t> p = make_promise_chain<std::int64_t>([&](callback<std::int64_t> cb) { held = cb; });
+      p.then_callback([&called, c = counted(1)](error, std::int64_t) { called = true; });
+      EXPECT_EQ(counted::active(), 1);
+    }
+    held = nullptr;
+    l.run();
+    EXPECT_FALSE(called);
+    EXPECT_EQ(counted::active(), 0);
+  }
+  EXPECT_EQ(live_objects(), before);
+}
