@@ -174,12 +174,14 @@ class promise_state;
 /// What a kind of promise state does: its handler ops (first, so that a
 /// state's handler ops pointer leads back here), and, for a state that can
 /// keep one consumer's callback itself instead of a reaction (a fused promise
-/// chain), the entry that takes it (promise::then_callback; null for others:
-/// it returns false when it does not take the callback).
+/// chain), the entry that takes it (promise::then_callback; null for others).
+/// It gets the callback as its raw word (callback::release_raw: a word stays
+/// in a register where a callback object would be passed in memory), adopts
+/// it and returns true, or leaves it and returns false.
 template <class T>
 struct promise_state_ops {
   handler_ops_for<T> handler;
-  bool (*take_callback)(promise_state<T>* s, callback_t<T>& cb) = nullptr;
+  bool (*take_callback)(promise_state<T>* s, std::uintptr_t cb) = nullptr;
 };
 
 /// The shared state of promise<T>. It is also the handler of a callback<T>
@@ -416,7 +418,7 @@ private:
 /// own static function: it knows its size).
 template <class T, class Base>
 constexpr promise_state_ops<T> state_ops(void (*destroy)(handler_for<T>*) noexcept,
-                                         bool (*take_callback)(promise_state<T>*, callback_t<T>&) = nullptr) noexcept {
+                                         bool (*take_callback)(promise_state<T>*, std::uintptr_t) = nullptr) noexcept {
   if constexpr (std::is_void_v<T>)
     return {{&Base::template on_callback<>, destroy}, take_callback};
   else
@@ -1056,7 +1058,11 @@ public:
   /// Delivers the outcome to \p cb (`cb({}, v)` or `cb(err)`), from a microtask.
   void then_callback(detail::callback_t<T> cb) const {
     assert(s_ && "then_callback on an empty promise");
-    if (auto* take = s_->kind().take_callback; take && take(s_, cb)) return; // a fused chain keeps it
+    if (auto* take = s_->kind().take_callback) [[unlikely]] { // a fused chain may keep it
+      const std::uintptr_t word = cb.release_raw();
+      if (take(s_, word)) return;
+      cb = detail::callback_t<T>::adopt_raw(word);
+    }
     auto* r = detail::pool_new<detail::callback_reaction<T>>(std::move(cb));
     r->ctx = current_context();
     s_->attach(r);

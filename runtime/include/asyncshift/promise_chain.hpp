@@ -129,8 +129,7 @@ private:
   void fail_chain(error e) {
     this->at_ = N + 1;
     this->drop_remaining_handlers();
-    reaction_for_end_callback();
-    this->reject(std::move(e));
+    settle_and_tell([&] { this->reject(std::move(e)); });
   }
 
   /// Whether the chain may keep its consumer's callback itself (take_callback):
@@ -138,20 +137,57 @@ private:
   static constexpr bool keeps_end_callback = std::is_void_v<result_type> || std::is_trivially_copyable_v<result_type>;
 
   /// promise::then_callback on this chain: while nothing else waits on it,
-  /// and in the chain's own context, the chain keeps \p cb and, when it ends
-  /// from the loop with nothing else waiting and no microtask queued, calls it
-  /// at once (as it would run its one reaction: arrive_from_loop), without a
-  /// reaction block. Any other ending first makes cb the oldest reaction.
-  static bool take_callback(promise_state<result_type>* s, callback_t<result_type>& cb) {
+  /// and in the chain's own context, the chain keeps \p cb, without a
+  /// reaction block. When the chain ends from the loop with nothing else
+  /// waiting and no microtask queued, it calls cb at once (as it would run its
+  /// one reaction: arrive_from_loop); when it ends otherwise with nothing else
+  /// waiting, from a microtask on the chain's own reaction; and when other
+  /// reactions wait, cb becomes the oldest of them.
+  static bool take_callback(promise_state<result_type>* s, std::uintptr_t cb) {
     auto* self = static_cast<chain_pstate*>(s);
     // Never handled: no reaction was ever attached, no callback kept.
     if (!s->pending() || s->handled || self->promise_reaction::ctx != current_context()) return false;
-    self->end_cb_ = std::move(cb);
+    self->end_cb_ = callback_t<result_type>::adopt_raw(cb);
     s->handled = true; // as attach would
     return true;
   }
+  /// Settles the chain's promise with \p settle (fulfill or reject), and
+  /// tells the kept callback (if any) from a microtask, as its reaction
+  /// would be: through the chain's own reaction (free once the chain has
+  /// settled) when nothing else waits, otherwise as the oldest reaction.
+  template <class Settle>
+  void settle_and_tell(Settle&& settle) {
+    if (end_cb_ && !this->reactions) {
+      settle();
+      promise_reaction::fire = &run_end_callback;
+      add_ref(); // the microtask's
+      loop::current().queue_microtask(static_cast<promise_reaction*>(this));
+      return;
+    }
+    reaction_for_end_callback();
+    settle();
+  }
+  /// The microtask of settle_and_tell: the kept callback gets the outcome.
+  static void run_end_callback(void* p) {
+    auto* self = static_cast<chain_pstate*>(static_cast<promise_reaction*>(p));
+    callback_t<result_type> cb = std::move(self->end_cb_);
+    if (self->status == outcome_status::fulfilled) {
+      if constexpr (std::is_void_v<result_type>) {
+        self->release();
+        cb({});
+      } else {
+        result_type v(std::as_const(self->value)); // trivially copyable (keeps_end_callback)
+        self->release();
+        cb({}, std::move(v));
+      }
+    } else {
+      error e = self->unique() ? std::move(self->err) : error(self->err);
+      self->release();
+      cb(std::move(e));
+    }
+  }
   /// Makes the kept consumer's callback (if any) a reaction, the oldest:
-  /// before the chain settles any way but end_now's, or aliases.
+  /// before the chain settles with other reactions waiting, or aliases.
   void reaction_for_end_callback() {
     if (!end_cb_) [[likely]]
       return;
@@ -181,12 +217,13 @@ private:
   void arrive(V&&... v) {
     this->at_ = N + 1;
     if constexpr (I == N) {
-      reaction_for_end_callback();
-      try {
-        this->fulfill(static_cast<V&&>(v)...);
-      } catch (...) { // copying the value threw
-        this->reject(error_from_current_exception());
-      }
+      settle_and_tell([&] {
+        try {
+          this->fulfill(static_cast<V&&>(v)...);
+        } catch (...) { // copying the value threw
+          this->reject(error_from_current_exception());
+        }
+      });
     } else {
       if constexpr (!std::is_void_v<value_t<I>>) {
         ::new (static_cast<void*>(room_.bytes)) value_t<I>(static_cast<V&&>(v)...);

@@ -722,7 +722,9 @@ TEST(promise_chain, a_kept_callback_hears_a_rejection_which_is_then_handled) {
     got = e.message();
     called_inside = in_completion;
   });
+  const auto before = detail::memory_snapshot().allocs;
   l.run();
+  EXPECT_EQ(detail::memory_snapshot().allocs - before, 0u) << "no block: the callback runs on the chain's own reaction";
   EXPECT_EQ(got, "no");
   EXPECT_FALSE(called_inside) << "from a microtask, as any reaction to a rejection";
   EXPECT_EQ(l.unhandled_rejections(), 0u);
