@@ -697,6 +697,35 @@ private:
   [[no_unique_address]] then_room<handlers_slot_t<OnValue, OnError>, cleanup_type> room_;
 };
 
+/// Hands the outcome of \p src (settled) to \p cb: moved out when nobody
+/// else can read it, copied otherwise. The caller's reference to \p src is
+/// released before \p cb runs (which may free src): then_callback's reaction,
+/// and a fused chain's kept callback (promise_chain.hpp).
+template <class T>
+void deliver_settled(promise_state<T>* src, callback_t<T>& cb) {
+  if (src->status == outcome_status::fulfilled) {
+    if constexpr (std::is_void_v<T>) {
+      src->release();
+      cb({});
+    } else {
+      T v = [&]() -> T {
+        if constexpr (std::is_copy_constructible_v<T>) {
+          return src->unique() ? T(std::move(src->value)) : T(std::as_const(src->value));
+        } else {
+          assert(src->unique() && "a move-only value read by more than one reaction");
+          return T(std::move(src->value));
+        }
+      }();
+      src->release();
+      cb({}, std::move(v));
+    }
+  } else {
+    error e = src->unique() ? std::move(src->err) : error(src->err);
+    src->release();
+    cb(std::move(e));
+  }
+}
+
 /// then_callback's reaction: delivers the outcome to a callback.
 template <class T>
 struct callback_reaction final : promise_reaction {
@@ -709,28 +738,7 @@ struct callback_reaction final : promise_reaction {
     auto* src = static_cast<promise_state<T>*>(self->source);
     callback_t<T> cb = std::move(self->cb);
     pool_delete(self);
-    if (!src) return;
-    if (src->status == outcome_status::fulfilled) {
-      if constexpr (std::is_void_v<T>) {
-        src->release();
-        cb({});
-      } else {
-        T v = [&]() -> T {
-          if constexpr (std::is_copy_constructible_v<T>) {
-            return src->unique() ? T(std::move(src->value)) : T(std::as_const(src->value));
-          } else {
-            assert(src->unique() && "a move-only value read by more than one reaction");
-            return T(std::move(src->value));
-          }
-        }();
-        src->release();
-        cb({}, std::move(v));
-      }
-    } else {
-      error e = src->unique() ? std::move(src->err) : error(src->err);
-      src->release();
-      cb(std::move(e));
-    }
+    if (src) deliver_settled(src, cb);
   }
 };
 

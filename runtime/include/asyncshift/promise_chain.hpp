@@ -171,20 +171,7 @@ private:
   static void run_end_callback(void* p) {
     auto* self = static_cast<chain_pstate*>(static_cast<promise_reaction*>(p));
     callback_t<result_type> cb = std::move(self->end_cb_);
-    if (self->status == outcome_status::fulfilled) {
-      if constexpr (std::is_void_v<result_type>) {
-        self->release();
-        cb({});
-      } else {
-        result_type v(std::as_const(self->value)); // trivially copyable (keeps_end_callback)
-        self->release();
-        cb({}, std::move(v));
-      }
-    } else {
-      error e = self->unique() ? std::move(self->err) : error(self->err);
-      self->release();
-      cb(std::move(e));
-    }
+    deliver_settled<result_type>(self, cb); // releases the microtask's reference
   }
   /// Makes the kept consumer's callback (if any) a reaction, the oldest:
   /// before the chain settles with other reactions waiting, or aliases.
