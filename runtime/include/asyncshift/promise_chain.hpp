@@ -144,12 +144,16 @@ private:
   /// waiting, from a microtask on the chain's own reaction; and when other
   /// reactions wait, cb becomes the oldest of them.
   static bool take_callback(promise_state<result_type>* s, std::uintptr_t cb) {
-    auto* self = static_cast<chain_pstate*>(s);
-    // Never handled: no reaction was ever attached, no callback kept.
-    if (!s->pending() || s->handled || self->promise_reaction::ctx != current_context()) return false;
-    self->end_cb_ = callback_t<result_type>::adopt_raw(cb);
-    s->handled = true; // as attach would
-    return true;
+    if constexpr (keeps_end_callback) {
+      auto* self = static_cast<chain_pstate*>(s);
+      // Never handled: no reaction was ever attached, no callback kept.
+      if (!s->pending() || s->handled || self->promise_reaction::ctx != current_context()) return false;
+      self->end_cb_ = callback_t<result_type>::adopt_raw(cb);
+      s->handled = true; // as attach would
+      return true;
+    } else {
+      return false; // not in the ops table: a null take_callback offers nothing
+    }
   }
   /// Settles the chain's promise with \p settle (fulfill or reject), and
   /// tells the kept callback (if any) from a microtask, as its reaction
@@ -157,14 +161,16 @@ private:
   /// settled) when nothing else waits, otherwise as the oldest reaction.
   template <class Settle>
   void settle_and_tell(Settle&& settle) {
-    if (end_cb_ && !this->reactions) {
-      settle();
-      promise_reaction::fire = &run_end_callback;
-      add_ref(); // the microtask's
-      loop::current().queue_microtask(static_cast<promise_reaction*>(this));
-      return;
+    if constexpr (keeps_end_callback) {
+      if (end_cb_ && !this->reactions) {
+        settle();
+        promise_reaction::fire = &run_end_callback;
+        add_ref(); // the microtask's
+        loop::current().queue_microtask(static_cast<promise_reaction*>(this));
+        return;
+      }
+      reaction_for_end_callback();
     }
-    reaction_for_end_callback();
     settle();
   }
   /// The microtask of settle_and_tell: the kept callback gets the outcome.
@@ -175,6 +181,7 @@ private:
   }
   /// Makes the kept consumer's callback (if any) a reaction, the oldest:
   /// before the chain settles with other reactions waiting, or aliases.
+  /// (Used only where keeps_end_callback.)
   void reaction_for_end_callback() {
     if (!end_cb_) [[likely]]
       return;
@@ -290,7 +297,7 @@ private:
       return;
     }
     if constexpr (I == N) {
-      reaction_for_end_callback();
+      if constexpr (keeps_end_callback) reaction_for_end_callback();
       this->alias_to(qs); // our reactions wait on q's outcome, as a then state's do
     } else {
       promise_reaction::fire = &run_adopted<I>;
@@ -352,8 +359,11 @@ private:
   /// byte, which sits in its padding (a member here would cost 8 bytes).
   std::uint8_t& held() noexcept { return this->derived_byte; }
   value_room<typename types::values> room_;
-  /// The consumer's callback, kept by take_callback (or empty).
-  callback_t<result_type> end_cb_;
+  /// What end_cb_ is in a chain that never keeps a callback: no room.
+  struct no_end_callback {};
+  /// The consumer's callback, kept by take_callback (or empty); nothing at
+  /// all in a chain whose value it would not keep.
+  [[no_unique_address]] std::conditional_t<keeps_end_callback, callback_t<result_type>, no_end_callback> end_cb_;
 };
 
 } // namespace detail

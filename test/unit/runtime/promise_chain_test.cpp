@@ -766,3 +766,36 @@ TEST(promise_chain, a_kept_callback_of_a_chain_that_never_ends_is_destroyed_unca
   }
   EXPECT_EQ(live_objects(), before);
 }
+
+// A chain whose value is neither void nor trivially copyable never keeps its
+// consumer's callback (its value would be copied for it): it has no room for
+// one either, and a callback on it is a reaction as on any promise.
+
+struct pod_like_string { // trivially copyable, as large and aligned as std::string
+  alignas(std::string) unsigned char bytes[sizeof(std::string)];
+};
+
+TEST(promise_chain, a_chain_that_keeps_no_callback_has_no_room_for_one) {
+  auto to_string = [](std::int64_t) { return std::string("x"); };
+  auto to_pod = [](std::int64_t) { return pod_like_string{}; };
+  using keeps_none = detail::chain_pstate<std::int64_t, void, decltype(to_string)>;
+  using keeps_one = detail::chain_pstate<std::int64_t, void, decltype(to_pod)>;
+  EXPECT_EQ(sizeof(keeps_one) - sizeof(keeps_none), sizeof(callback<pod_like_string>));
+}
+
+TEST(promise_chain, a_callback_on_a_chain_of_strings_is_a_reaction_and_gets_the_value) {
+  loop l(clock_kind::virtual_time);
+  promise<std::string> p = make_promise_chain<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); }).then([](std::int64_t v) {
+    return std::string(40, 'a') + std::to_string(v);
+  });
+  promise<std::string> copy = p;
+  const auto before = detail::memory_snapshot().allocs;
+  std::string got;
+  p.then_callback([&got](error e, std::string s) { got = e ? e.message() : s; });
+  EXPECT_EQ(detail::memory_snapshot().allocs - before, 2u) << "the callback's block and a reaction block";
+  std::string later;
+  promise<> after = copy.then([&later](const std::string& s) { later = s; });
+  l.run();
+  EXPECT_EQ(got.substr(0, 40), std::string(40, 'a'));
+  EXPECT_EQ(later, got) << "the value stays for the promise's later readers";
+}
