@@ -248,8 +248,18 @@ public:
   /// When it borrows its sink (an awaiter, a join's slot) it is emptied
   /// before the call, so the call is the caller's last act (a tail call, with
   /// no registers saved to destroy the callback after it); one that owns a
-  /// reference keeps it through the call, for its destructor to drop.
+  /// reference keeps it through the call, for its destructor to drop. A Sink
+  /// with `on_value_handed(h, owned, values...)` (a promise chain's step)
+  /// takes the reference with the call instead: the callback is always
+  /// emptied first.
   ASYNCSHIFT_INLINE void deliver_value_last(T... values) {
+    if constexpr (requires(handler<T...>* h) { Sink::on_value_handed(h, true, std::move(values)...); }) {
+      handler<T...>* h = target_for_call();
+      if (!h) return;
+      const bool owned = this->owned(); // the sink takes our reference, if any, with the call
+      this->release_raw();
+      return Sink::on_value_handed(h, owned, std::move(values)...);
+    }
     if (this->owned()) return deliver_value(std::move(values)...);
     handler<T...>* h = target_for_call();
     if (!h) return;
@@ -264,11 +274,17 @@ public:
   /// do at once what it would queue as a microtask when the queue is empty
   /// (a promise chain runs its next handler: Promises/A+ 2.2.4 asks only that
   /// the stack hold nothing but platform code, and no other microtask could
-  /// run first).
+  /// run first). `on_value_handed_from_loop` takes the reference with the
+  /// call, as on_value_handed does.
   ASYNCSHIFT_INLINE void deliver_value_from_loop(T... values) {
     if constexpr (requires(handler<T...>* h) { Sink::on_value_from_loop(h, std::move(values)...); }) {
       handler<T...>* h = target_for_call();
       if (!h) return;
+      if constexpr (requires { Sink::on_value_handed_from_loop(h, true, std::move(values)...); }) {
+        const bool owned = this->owned(); // the sink takes our reference, if any, with the call
+        this->release_raw();
+        return Sink::on_value_handed_from_loop(h, owned, std::move(values)...);
+      }
       if (!this->owned()) this->release_raw(); // borrowed: a tail call; owned: the reference lives through the call
       Sink::on_value_from_loop(h, std::move(values)...);
     } else {

@@ -80,6 +80,9 @@ public:
   chain_fstate(std::tuple<H...>&& handlers, G&& cleanup, kept_ref kept)
       : base(&ops_), core(std::move(handlers), static_cast<G&&>(cleanup), std::move(kept)) {}
 
+  /// Each step's operation takes a reference of its own (chain_core::start):
+  /// lending one on (as a promise chain does) measured dearer here.
+  static constexpr bool lends_references = false;
   /// What a handler may return to be waited for.
   template <class R>
   static constexpr bool returns_handle = is_future<R>::value;

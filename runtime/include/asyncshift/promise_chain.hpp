@@ -119,6 +119,8 @@ public:
       });
   }
 
+  /// A completing step lends the chain's reference to the next operation (chain_sink::on_value_handed).
+  static constexpr bool lends_references = true;
   /// What a handler may return to be adopted.
   template <class R>
   static constexpr bool returns_handle = is_promise<R>::value;

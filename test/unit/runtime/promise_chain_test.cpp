@@ -799,3 +799,113 @@ TEST(promise_chain, a_callback_on_a_chain_of_strings_is_a_reaction_and_gets_the_
   EXPECT_EQ(got.substr(0, 40), std::string(40, 'a'));
   EXPECT_EQ(later, got) << "the value stays for the promise's later readers";
 }
+
+// A step that an operation completes from the loop, with its callback's only
+// reference, lends the chain's reference that callback held to the next
+// operation its handler starts (or drops it once the step is handed on):
+// the chain must still live exactly as long as something can reach it.
+
+TEST(promise_chain, a_chain_nobody_holds_runs_every_step_and_is_freed_at_its_end) {
+  counted::reset();
+  const auto before = live_objects();
+  std::vector<int> seen;
+  {
+    loop l(clock_kind::virtual_time);
+    auto step = [&seen](std::int64_t v) {
+      seen.push_back(static_cast<int>(v));
+      return promisify<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); });
+    };
+    (void)make_promise_chain<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); })
+        .then([step, c = counted(1)](std::int64_t v) { return step(v); })
+        .then(step)
+        .then([step, c = counted(2)](std::int64_t v) { return step(v); })
+        .then([&seen](std::int64_t v) { seen.push_back(static_cast<int>(v)); })
+        .start(); // its promise goes at once: only the operation in flight holds the chain
+    EXPECT_EQ(counted::active(), 2);
+    l.run();
+    EXPECT_EQ(seen.size(), 4u);
+    EXPECT_EQ(counted::active(), 0);
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(promise_chain, a_step_whose_callback_was_copied_keeps_the_chain_until_the_copy_goes) {
+  counted::reset();
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    callback<std::int64_t> copy;
+    std::int64_t first = 0;
+    std::string value;
+    {
+      promise<std::int64_t> p = make_promise_chain<std::int64_t>([&copy](auto cb) {
+                                  copy = callback<std::int64_t>(cb); // the sink's second reference
+                                  loop_op(ms, std::move(cb));
+                                }).then([&first, c = counted(1)](std::int64_t v) {
+        first = v;
+        return promisify<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); });
+      });
+      p.then_callback([&value](error e, std::int64_t v) { value = e ? e.message() : std::to_string(v); });
+    }
+    l.run();
+    EXPECT_NE(first, 0);
+    EXPECT_EQ(value, std::to_string(first)) << "the second op's value (loop_op's is a function of its op and arg)";
+    EXPECT_EQ(counted::active(), 0);
+    EXPECT_NE(live_objects(), before) << "the copy still holds the chain";
+    copy = nullptr;
+    l.run();
+  }
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(promise_chain, a_step_handed_on_without_an_operation_drops_what_it_was_lent) {
+  counted::reset();
+  const auto before = live_objects();
+  std::string value;
+  std::int64_t first = 0;
+  {
+    loop l(clock_kind::virtual_time);
+    {
+      promise<std::int64_t> p =
+          make_promise_chain<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); })
+              .then([&first](std::int64_t v) {
+                first = v;
+                return v + 1; // a value
+              })
+              .then([](std::int64_t v) { return promise<std::int64_t>::resolve(v + 1); }) // a settled promise
+              .then([](std::int64_t v) {
+                return promisify<std::int64_t>([v](auto cb) {
+                  // completes at once, while the step before it is handed on
+                  asyncshift::detail::succeed_last<std::int64_t>(cb, v + 1);
+                });
+              })
+              .then([](std::int64_t v) { return v + 1; });
+      p.then_callback([&value](error e, std::int64_t v) { value = e ? e.message() : std::to_string(v); });
+    }
+    l.run();
+  }
+  EXPECT_EQ(value, std::to_string(first + 4));
+  EXPECT_EQ(live_objects(), before);
+}
+
+TEST(promise_chain, a_step_that_fails_from_the_loop_after_a_lent_one_frees_the_chain) {
+  const auto before = live_objects();
+  std::string value;
+  {
+    loop l(clock_kind::virtual_time);
+    {
+      promise<std::int64_t> p =
+          make_promise_chain<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); })
+              .then([&l](std::int64_t) {
+                return promisify<std::int64_t>([&l](auto cb) {
+                  l.set_timeout(ms, [cb = callback<std::int64_t>(std::move(cb))] { cb(error("boom")); });
+                });
+              })
+              .then([](std::int64_t v) { return v; });
+      p.then_callback([&value](error e, std::int64_t v) { value = e ? e.message() : std::to_string(v); });
+    }
+    l.run();
+  }
+  EXPECT_EQ(value, "boom");
+  EXPECT_EQ(live_objects(), before);
+}

@@ -140,7 +140,57 @@ struct chain_sink : handler_for<T> {
     s->template cleanups_at<I>().drop();
     s->template arrive_from_loop<I>(static_cast<V&&>(v)...);
   }
+  /// on_value (and on_value_from_loop) for a chain that lends its
+  /// references (a promise chain), called by a callback that emptied itself
+  /// first (sink_callback's deliver_value_last and deliver_value_from_loop),
+  /// with the reference on this sink it gave up if it \p owned one. When
+  /// that was the sink's only reference, the chain's reference it stood for
+  /// (taken when step I's operation started) is lent to the next operation
+  /// the step's handler starts (chain_core::start), or dropped once the step
+  /// has been handed on: per step, no count goes up and down again, and no
+  /// callback is left to destroy after the call. Otherwise the chain lends a
+  /// new reference of its own.
+  template <class... V>
+    requires requires(Chain* s, V&&... v) { s->template arrive_from_loop<I>(static_cast<V&&>(v)...); }
+  ASYNCSHIFT_INLINE static void on_value_handed(handler_for<T>* h, bool owned, V&&... v) {
+    owned_delivery<false>(h, owned, static_cast<V&&>(v)...);
+  }
+  template <class... V>
+    requires requires(Chain* s, V&&... v) { s->template arrive_from_loop<I>(static_cast<V&&>(v)...); }
+  ASYNCSHIFT_INLINE static void on_value_handed_from_loop(handler_for<T>* h, bool owned, V&&... v) {
+    owned_delivery<true>(h, owned, static_cast<V&&>(v)...);
+  }
   static void destroy(handler_for<T>* h) noexcept { chain(h)->release(); }
+
+private:
+  template <bool FromLoop, class... V>
+  ASYNCSHIFT_INLINE static void arrive_at(Chain* s, V&&... v) {
+    if constexpr (FromLoop)
+      s->template arrive_from_loop<I>(static_cast<V&&>(v)...);
+    else
+      s->template arrive<I>(static_cast<V&&>(v)...);
+  }
+  template <bool FromLoop, class... V>
+  ASYNCSHIFT_INLINE static void owned_delivery(handler_for<T>* h, bool owned, V&&... v) {
+    Chain* s = chain(h);
+    if (s->at_ != I) [[unlikely]] { // a second call (a bug; asserted in callback): our reference goes
+      if (owned && --h->refs == 0) destroy(h);
+      return;
+    }
+    s->template cleanups_at<I>().drop();
+    if (!owned || h->refs != 1) [[unlikely]] { // other callbacks share the sink, and keep its reference on the chain
+      if (owned) --h->refs;
+      s->add_ref(); // the one lent below
+    }
+    s->lend_reference();
+    struct end_loan {
+      Chain* s;
+      ~end_loan() { s->end_loan(); }
+    } loan{s};
+    arrive_at<FromLoop>(s, static_cast<V&&>(v)...);
+  }
+
+public:
   static constexpr handler_ops_for<T> ops = [] {
     if constexpr (std::is_void_v<T>)
       return handler_ops_for<T>{&on_callback<>, &destroy};
@@ -232,7 +282,10 @@ public:
     using T = value_t<I>;
     sink<I>& k = self(); // made with one reference (handler's refs = 1): the callback's
     assert(k.refs == 1 && "each step's operation starts once");
-    self().add_ref(); // the callback's
+    if (Derived::lends_references && lent_) // the callback takes the reference the completing step lent (chain_sink::on_value_handed)
+      lent_ = false;
+    else
+      self().add_ref(); // the callback's
     at_ = I;
     using callback_type = rebind_sink_t<sink<I>, callback_t<T>>;
     callback_type cb = callback_type::adopt_owning(static_cast<handler_for<T>*>(&k));
@@ -268,6 +321,17 @@ public:
   /// The step whose operation (or adopted handle) may complete the chain;
   /// N + 1 between steps and once settled.
   std::uint8_t at_ = 0;
+
+  /// A completing step's reference on the chain, lent to the next operation
+  /// started while that step is handed on (chain_sink::on_value_handed).
+  void lend_reference() noexcept { lent_ = true; }
+  /// The step has been handed on: a reference nothing took is dropped.
+  void end_loan() noexcept {
+    if (lent_) {
+      lent_ = false;
+      self().release();
+    }
+  }
 
 protected:
   /// Destroys the handlers that have not run (they never will).
@@ -378,6 +442,8 @@ private:
 
   /// Handlers from this index on are alive.
   std::uint8_t handlers_from_ = 0;
+  /// Whether a reference on the chain is lent (lend_reference) and not yet taken.
+  bool lent_ = false;
   room_t<0> head_cleanup_;
   decltype(slots_of(std::index_sequence_for<Fs...>{})) handlers_;
   /// The per-call state (chain_builder::keep), freed with the chain: a
