@@ -702,7 +702,7 @@ private:
 /// released before \p cb runs (which may free src): then_callback's reaction,
 /// and a fused chain's kept callback (promise_chain.hpp).
 template <class T>
-void deliver_settled(promise_state<T>* src, callback_t<T>& cb) {
+ASYNCSHIFT_INLINE void deliver_settled(promise_state<T>* src, callback_t<T>& cb) {
   if (src->status == outcome_status::fulfilled) {
     if constexpr (std::is_void_v<T>) {
       src->release();
