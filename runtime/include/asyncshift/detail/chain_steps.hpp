@@ -444,7 +444,8 @@ private:
   std::uint8_t handlers_from_ = 0;
   /// Whether a reference on the chain is lent (lend_reference) and not yet taken.
   bool lent_ = false;
-  room_t<0> head_cleanup_;
+  /// (No room when empty: with it, at_, handlers_from_ and lent_ fit in the last sink's padding.)
+  [[no_unique_address]] room_t<0> head_cleanup_;
   decltype(slots_of(std::index_sequence_for<Fs...>{})) handlers_;
   /// The per-call state (chain_builder::keep), freed with the chain: a
   /// handler or cleanup that has not run by then never will.
