@@ -104,7 +104,8 @@ void for_each_index(std::index_sequence<I...>, F&& f) {
 /// \p Chain (value T): a base of the chain's state, so that the state is a
 /// fixed offset away. The chain has `at_` (the step an operation may
 /// complete), `fail<I>(error)`, `cleanups_at<I>()`, `arrive<I>(v...)` and
-/// `release()`.
+/// `release()`; a chain that lends references (it has `arrive_from_loop<I>`)
+/// also `add_ref()`, `lend_reference()` and `end_loan()`.
 template <class Chain, std::size_t I, class T>
 struct chain_sink : handler_for<T> {
   chain_sink() noexcept : handler_for<T>{&ops} {}
@@ -178,7 +179,7 @@ private:
       return;
     }
     s->template cleanups_at<I>().drop();
-    if (!owned || h->refs != 1) [[unlikely]] { // other callbacks share the sink, and keep its reference on the chain
+    if (!owned || h->refs != 1) [[unlikely]] { // borrowed, or other callbacks share the sink and keep its reference on the chain
       if (owned) --h->refs;
       s->add_ref(); // the one lent below
     }
@@ -220,8 +221,9 @@ struct chain_sinks<Chain, std::index_sequence<I...>, type_list<T...>, type_list<
 /// operation may complete (`at_`), and the running of a handler. Derived has
 /// `arrive<I>(v...)` (step I's value is here), `adopt<I>(handle)` (a handler
 /// returned a future or promise of step I's value), `fail_chain(error)`,
-/// `add_ref()`/`release()`, and says which results are its handles
-/// (`returns_handle<R>`, `handle<V>`).
+/// `add_ref()`/`release()`, says which results are its handles
+/// (`returns_handle<R>`, `handle<V>`) and whether a completing step lends
+/// its reference to the next operation (`lends_references`).
 template <class Derived, class Types, class G0, class... Fs>
 class chain_core
     : public chain_sinks<Derived, std::make_index_sequence<sizeof...(Fs) + 1>, typename Types::values, typename Types::by_operation> {
