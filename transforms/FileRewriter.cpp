@@ -578,7 +578,26 @@ FileResult Rewriter::run() {
 
 } // namespace
 
+/// Limits every traversal of \p Ctx from the translation unit, and its parent
+/// map, to the main file's top-level declarations. Everything the tool finds
+/// (async functions, calls and uses of them, check roots) is written in the
+/// main file, and every parent it asks for is inside one of them; without the
+/// scope each of the rewriter's whole-unit walks also went through every
+/// included header, and the first getParents mapped all of them: most of the
+/// tool's time on a small file that includes the runtime or the standard
+/// library.
+static void scopeToMainFile(ASTContext &Ctx) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  const auto InMain = [&](SourceLocation L) { return L.isValid() && SM.isWrittenInMainFile(SM.getExpansionLoc(L)); };
+  std::vector<Decl *> Scope;
+  for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
+    if (InMain(D->getLocation()) || InMain(D->getBeginLoc()))
+      Scope.push_back(D);
+  Ctx.setTraversalScope(Scope);
+}
+
 FileResult processFile(ASTContext &Ctx, const FileRequest &Request) {
+  scopeToMainFile(Ctx);
   Rewriter R(Ctx, Request);
   return R.run();
 }
