@@ -1,6 +1,6 @@
 // Look-alikes of asyncshift-callback-called-twice that complete the handler
 // exactly once on every path: nothing is reported.
-// RUN: %asyncshift --check %s -- %flags 2>&1 | count 0
+// RUN: %asyncshift --check %s -- %{tool_flags} 2>&1 | count 0
 #include "ops.h"
 
 #include <memory>

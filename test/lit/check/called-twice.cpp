@@ -1,6 +1,6 @@
 // asyncshift-callback-called-twice: some path completes the handler twice.
 // Each function is one way to get there; the notes walk the path.
-// RUN: not %asyncshift --check %s -- %flags > %t.out 2> %t.err
+// RUN: not %asyncshift --check %s -- %{tool_flags} > %t.out 2> %t.err
 // RUN: count 0 < %t.out
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not='error:'
 #include "ops.h"

@@ -1,7 +1,7 @@
 // Look-alikes of asyncshift-dangling-capture: captures by copy, references
 // to what outlives the continuation, and continuations that run before the
 // variable's scope ends.
-// RUN: %asyncshift --check %s -- %flags 2>&1 | count 0
+// RUN: %asyncshift --check %s -- %{tool_flags} 2>&1 | count 0
 #include "ops.h"
 
 #include <algorithm>

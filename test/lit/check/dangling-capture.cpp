@@ -1,6 +1,6 @@
 // asyncshift-dangling-capture: a continuation captures by reference a local
 // or parameter that is gone by the time it runs.
-// RUN: not %asyncshift --check %s -- %flags > %t.out 2> %t.err
+// RUN: not %asyncshift --check %s -- %{tool_flags} > %t.out 2> %t.err
 // RUN: count 0 < %t.out
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not='error:'
 #include "ops.h"

@@ -1,7 +1,7 @@
 // asyncshift-dangling-capture through `this`: a member function leaves a
 // continuation that captures `this`, and it is called on a local object that
 // is gone by the time the continuation runs.
-// RUN: not %asyncshift --check %s -- %flags > %t.out 2> %t.err
+// RUN: not %asyncshift --check %s -- %{tool_flags} > %t.out 2> %t.err
 // RUN: count 0 < %t.out
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not='error:'
 #include "ops.h"

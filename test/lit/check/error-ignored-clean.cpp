@@ -1,6 +1,6 @@
 // Look-alikes of asyncshift-error-ignored: the error is read on every path
 // that finishes, or is deliberately unnamed.
-// RUN: %asyncshift --check %s -- %flags 2>&1 | count 0
+// RUN: %asyncshift --check %s -- %{tool_flags} 2>&1 | count 0
 #include "ops.h"
 
 #include <memory>

@@ -1,6 +1,6 @@
 // asyncshift-error-ignored: a continuation names its error parameter but a
 // path finishes without reading it (the failure is silently dropped).
-// RUN: not %asyncshift --check %s -- %flags > %t.out 2> %t.err
+// RUN: not %asyncshift --check %s -- %{tool_flags} > %t.out 2> %t.err
 // RUN: count 0 < %t.out
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not='error:'
 #include "ops.h"

@@ -4,10 +4,10 @@
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: printf '#include "ops.h"\nvoid good(int n, asyncshift::callback<> done) {\n  for (int i = 0; i < n; ++i) log_line("x");\n  flush(done);\n}\n' > %t/good.cpp
 // RUN: printf '#include "ops.h"\nvoid bad(asyncshift::callback<> done) {\n  flush(done);\n  done({});\n}\n' > %t/bad.cpp
-// RUN: %asyncshift --check %t/good.cpp -- %flags > %t/out 2> %t/err
+// RUN: %asyncshift --check %t/good.cpp -- %{tool_flags} > %t/out 2> %t/err
 // RUN: count 0 < %t/out
 // RUN: count 0 < %t/err
-// RUN: not %asyncshift --check %t/good.cpp %t/bad.cpp -- %flags > %t/out 2> %t/err
+// RUN: not %asyncshift --check %t/good.cpp %t/bad.cpp -- %{tool_flags} > %t/out 2> %t/err
 // RUN: count 0 < %t/out
 // RUN: FileCheck %s --input-file=%t/err --implicit-check-not='error:'
 // RUN: ls %t | FileCheck %s --check-prefix=FILES

@@ -1,6 +1,6 @@
 // Look-alikes of asyncshift-mixed-sync-async: every path completes on the
 // same side of the return.
-// RUN: %asyncshift --check %s -- %flags 2>&1 | count 0
+// RUN: %asyncshift --check %s -- %{tool_flags} 2>&1 | count 0
 #include "ops.h"
 
 // Always asynchronous, with conditional work inside the continuation.

@@ -1,7 +1,7 @@
 // asyncshift-mixed-sync-async: a function completes its handler before it
 // returns on some paths and after on others, so its caller cannot know
 // whether code after the call runs before or after the completion.
-// RUN: not %asyncshift --check %s -- %flags > %t.out 2> %t.err
+// RUN: not %asyncshift --check %s -- %{tool_flags} > %t.out 2> %t.err
 // RUN: count 0 < %t.out
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not='error:'
 #include "ops.h"

@@ -1,6 +1,6 @@
 // Look-alikes of asyncshift-callback-not-called: every path calls, forwards,
 // passes on or stores the handler, or deliberately has none to call.
-// RUN: %asyncshift --check %s -- %flags 2>&1 | count 0
+// RUN: %asyncshift --check %s -- %{tool_flags} 2>&1 | count 0
 #include "ops.h"
 
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // asyncshift-callback-not-called: a path leaves a continuation or an async
 // function without calling, forwarding or passing on its handler (the
 // caller waits forever).
-// RUN: not %asyncshift --check %s -- %flags > %t.out 2> %t.err
+// RUN: not %asyncshift --check %s -- %{tool_flags} > %t.out 2> %t.err
 // RUN: count 0 < %t.out
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not='error:'
 #include "ops.h"

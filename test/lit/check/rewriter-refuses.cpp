@@ -2,7 +2,7 @@
 // a function whose handler some path calls twice or never, with the
 // checker's finding, reported once, and writes nothing.
 // RUN: %strip %s > %t.cpp
-// RUN: not %asyncshift --style=coro %t.cpp -- %flags > %t.out 2> %t.err
+// RUN: not %asyncshift --style=coro %t.cpp -- %{tool_flags} > %t.out 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not='error:'
 #include "ops.h"
 

@@ -3,15 +3,15 @@
 // for only after statements not ending in `}` (meant for blocks), so every
 // style printed `out = {v, v + 1} co_return out;`.
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp
+// RUN: %asyncshift --style=coro %t.cpp -- %{tool_flags} > %t.coro.cpp
 // RUN: FileCheck %s --input-file=%t.coro.cpp
 // RUN: %gxx %t.coro.cpp && %clangxx %t.coro.cpp
-// RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp
+// RUN: %asyncshift --style=promise %t.cpp -- %{tool_flags} > %t.promise.cpp
 // RUN: FileCheck %s --input-file=%t.promise.cpp
 // RUN: %gxx %t.promise.cpp && %clangxx %t.promise.cpp
-// RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp
+// RUN: %asyncshift --style=future %t.cpp -- %{tool_flags} > %t.future.cpp
 // RUN: %gxx %t.future.cpp && %clangxx %t.future.cpp
-// RUN: %asyncshift --style=coro-values %t.cpp -- %flags > %t.values.cpp
+// RUN: %asyncshift --style=coro-values %t.cpp -- %{tool_flags} > %t.values.cpp
 // RUN: %gxx %t.values.cpp && %clangxx %t.values.cpp
 #include "ops.h"
 #include <vector>

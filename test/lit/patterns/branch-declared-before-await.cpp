@@ -7,11 +7,11 @@
 // before it completes, so that it stays a coroutine: one that only maps its
 // operation's value is promisify(...).map(...) (mapped-operation-branch.cpp).
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp 2> %t.coro.err
+// RUN: %asyncshift --style=coro %t.cpp -- %{tool_flags} > %t.coro.cpp 2> %t.coro.err
 // RUN: count 0 < %t.coro.err
 // RUN: FileCheck %s --check-prefix=CORO --input-file=%t.coro.cpp
 // RUN: %gxx %t.coro.cpp && %clangxx %t.coro.cpp
-// RUN: %asyncshift --style=coro-values %t.cpp -- %flags > %t.coro-values.cpp 2> %t.coro-values.err
+// RUN: %asyncshift --style=coro-values %t.cpp -- %{tool_flags} > %t.coro-values.cpp 2> %t.coro-values.err
 // RUN: count 0 < %t.coro-values.err
 // RUN: FileCheck %s --check-prefix=CORO_VALUES --input-file=%t.coro-values.cpp
 // RUN: %gxx %t.coro-values.cpp && %clangxx %t.coro-values.cpp

@@ -4,15 +4,15 @@
 // program 78: a digest mismatch with injected failures). The chain settles
 // and runs the continuation's own check instead, as the coroutine does.
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
+// RUN: %asyncshift --style=promise %t.cpp -- %{tool_flags} > %t.promise.cpp 2> %t.promise.err
 // RUN: count 0 < %t.promise.err
 // RUN: FileCheck %s --check-prefix=CHAIN --input-file=%t.promise.cpp
 // RUN: %gxx %t.promise.cpp && %clangxx %t.promise.cpp
-// RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp 2> %t.future.err
+// RUN: %asyncshift --style=future %t.cpp -- %{tool_flags} > %t.future.cpp 2> %t.future.err
 // RUN: count 0 < %t.future.err
 // RUN: FileCheck %s --check-prefix=CHAIN --input-file=%t.future.cpp
 // RUN: %gxx %t.future.cpp && %clangxx %t.future.cpp
-// RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp 2> %t.coro.err
+// RUN: %asyncshift --style=coro %t.cpp -- %{tool_flags} > %t.coro.cpp 2> %t.coro.err
 // RUN: count 0 < %t.coro.err
 // RUN: FileCheck %s --check-prefix=CORO --input-file=%t.coro.cpp
 // RUN: %gxx %t.coro.cpp && %clangxx %t.coro.cpp

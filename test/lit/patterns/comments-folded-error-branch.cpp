@@ -5,18 +5,18 @@
 // the `return done(err);` go with the cleanup, or, with none, to where the
 // success path goes on. All were dropped before.
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
+// RUN: %asyncshift --style=promise %t.cpp -- %{tool_flags} > %t.promise.cpp 2> %t.promise.err
 // RUN: count 0 < %t.promise.err
 // RUN: FileCheck %s --check-prefix=CHAIN --input-file=%t.promise.cpp
 // RUN: %gxx %t.promise.cpp && %clangxx %t.promise.cpp
-// RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp
+// RUN: %asyncshift --style=future %t.cpp -- %{tool_flags} > %t.future.cpp
 // RUN: FileCheck %s --check-prefix=CHAIN --input-file=%t.future.cpp
 // RUN: %gxx %t.future.cpp && %clangxx %t.future.cpp
-// RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp
+// RUN: %asyncshift --style=coro %t.cpp -- %{tool_flags} > %t.coro.cpp
 // RUN: FileCheck %s --check-prefix=CORO --input-file=%t.coro.cpp
 // RUN: %gxx %t.coro.cpp && %clangxx %t.coro.cpp
 // coro-values prints the checks as written, comments in place.
-// RUN: %asyncshift --style=coro-values %t.cpp -- %flags > %t.coro-values.cpp
+// RUN: %asyncshift --style=coro-values %t.cpp -- %{tool_flags} > %t.coro-values.cpp
 // RUN: FileCheck %s --check-prefix=VALUES --input-file=%t.coro-values.cpp
 // RUN: %gxx %t.coro-values.cpp && %clangxx %t.coro-values.cpp
 #include "ops.h"

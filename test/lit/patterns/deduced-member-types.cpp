@@ -11,12 +11,12 @@
 // member typedef that names a plain type stays that type (`std::string`, not
 // `std::map<int, std::string>::mapped_type`).
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
+// RUN: %asyncshift --style=promise %t.cpp -- %{tool_flags} > %t.promise.cpp 2> %t.promise.err
 // RUN: count 0 < %t.promise.err
 // RUN: FileCheck %s --input-file=%t.promise.cpp
 // RUN: FileCheck %s --check-prefix=NOINTERNAL --input-file=%t.promise.cpp
 // RUN: %gxx %t.promise.cpp && %clangxx %t.promise.cpp
-// RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp
+// RUN: %asyncshift --style=future %t.cpp -- %{tool_flags} > %t.future.cpp
 // RUN: FileCheck %s --input-file=%t.future.cpp
 // RUN: FileCheck %s --check-prefix=NOINTERNAL --input-file=%t.future.cpp
 // RUN: %gxx %t.future.cpp && %clangxx %t.future.cpp

@@ -8,11 +8,11 @@
 // spelt as its canonical type, without default template arguments and with
 // the standard string names (deduced-member-types.cpp: member typedefs).
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
+// RUN: %asyncshift --style=promise %t.cpp -- %{tool_flags} > %t.promise.cpp 2> %t.promise.err
 // RUN: count 0 < %t.promise.err
 // RUN: FileCheck %s --input-file=%t.promise.cpp
 // RUN: %gxx %t.promise.cpp && %clangxx %t.promise.cpp
-// RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp
+// RUN: %asyncshift --style=future %t.cpp -- %{tool_flags} > %t.future.cpp
 // RUN: FileCheck %s --input-file=%t.future.cpp
 // RUN: %gxx %t.future.cpp && %clangxx %t.future.cpp
 #include "ops.h"

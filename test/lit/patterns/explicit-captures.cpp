@@ -3,20 +3,20 @@
 // escape. Sequence, named continuation and parallel branch, every style,
 // built by both compilers.
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp 2> %t.coro.err
+// RUN: %asyncshift --style=coro %t.cpp -- %{tool_flags} > %t.coro.cpp 2> %t.coro.err
 // RUN: count 0 < %t.coro.err
 // RUN: FileCheck %s --check-prefix=CORO --input-file=%t.coro.cpp
 // RUN: %gxx %t.coro.cpp && %clangxx %t.coro.cpp
-// RUN: %asyncshift --style=coro-values %t.cpp -- %flags > %t.coro-values.cpp 2> %t.coro-values.err
+// RUN: %asyncshift --style=coro-values %t.cpp -- %{tool_flags} > %t.coro-values.cpp 2> %t.coro-values.err
 // RUN: count 0 < %t.coro-values.err
 // RUN: %gxx %t.coro-values.cpp && %clangxx %t.coro-values.cpp
-// RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
+// RUN: %asyncshift --style=promise %t.cpp -- %{tool_flags} > %t.promise.cpp 2> %t.promise.err
 // RUN: count 0 < %t.promise.err
 // RUN: %gxx %t.promise.cpp && %clangxx %t.promise.cpp
-// RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp 2> %t.future.err
+// RUN: %asyncshift --style=future %t.cpp -- %{tool_flags} > %t.future.cpp 2> %t.future.err
 // RUN: count 0 < %t.future.err
 // RUN: %gxx %t.future.cpp && %clangxx %t.future.cpp
-// RUN: %asyncshift --check %t.cpp -- %flags
+// RUN: %asyncshift --check %t.cpp -- %{tool_flags}
 #include "ops.h"
 
 void add_two(int k, asyncshift::callback<int> done) {

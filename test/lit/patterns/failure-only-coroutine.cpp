@@ -3,11 +3,11 @@
 // task ends with `co_return;`, a task<T> with an await that never suspends
 // (`co_return;` does not compile there, and a T may not be default-made).
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp 2> %t.coro.err
+// RUN: %asyncshift --style=coro %t.cpp -- %{tool_flags} > %t.coro.cpp 2> %t.coro.err
 // RUN: count 0 < %t.coro.err
 // RUN: FileCheck %s --check-prefix=CORO --input-file=%t.coro.cpp
 // RUN: %gxx %t.coro.cpp && %clangxx %t.coro.cpp
-// RUN: %asyncshift --style=coro-values %t.cpp -- %flags > %t.coro-values.cpp 2> %t.coro-values.err
+// RUN: %asyncshift --style=coro-values %t.cpp -- %{tool_flags} > %t.coro-values.cpp 2> %t.coro-values.err
 // RUN: count 0 < %t.coro-values.err
 // RUN: %gxx %t.coro-values.cpp && %clangxx %t.coro-values.cpp
 #include "ops.h"

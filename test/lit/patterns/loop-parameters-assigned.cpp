@@ -5,11 +5,11 @@
 // then are all new values computed first, into `_next` temporaries. Every
 // parameter went through a temporary before.
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp 2> %t.coro.err
+// RUN: %asyncshift --style=coro %t.cpp -- %{tool_flags} > %t.coro.cpp 2> %t.coro.err
 // RUN: count 0 < %t.coro.err
 // RUN: FileCheck %s --check-prefix=CORO --input-file=%t.coro.cpp
 // RUN: %gxx %t.coro.cpp && %clangxx %t.coro.cpp
-// RUN: %asyncshift --style=coro-values %t.cpp -- %flags > %t.coro-values.cpp
+// RUN: %asyncshift --style=coro-values %t.cpp -- %{tool_flags} > %t.coro-values.cpp
 // RUN: FileCheck %s --check-prefix=CORO --input-file=%t.coro-values.cpp
 // RUN: %gxx %t.coro-values.cpp && %clangxx %t.coro-values.cpp
 #include "ops.h"

@@ -4,11 +4,11 @@
 // (future) for either. The step was declared `-> int` from the call alone and
 // returned a promise: no compile.
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
+// RUN: %asyncshift --style=promise %t.cpp -- %{tool_flags} > %t.promise.cpp 2> %t.promise.err
 // RUN: count 0 < %t.promise.err
 // RUN: FileCheck %s --check-prefix=PROMISE --input-file=%t.promise.cpp
 // RUN: %gxx %t.promise.cpp && %clangxx %t.promise.cpp
-// RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp
+// RUN: %asyncshift --style=future %t.cpp -- %{tool_flags} > %t.future.cpp
 // RUN: FileCheck %s --check-prefix=FUTURE --input-file=%t.future.cpp
 // RUN: %gxx %t.future.cpp && %clangxx %t.future.cpp
 #include "ops.h"

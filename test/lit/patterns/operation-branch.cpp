@@ -8,11 +8,11 @@
 // goes in as make_future's (make_promise's) on_error argument, as a leaf
 // operation's does, rather than as a tap_error state after it.
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp 2> %t.future.err
+// RUN: %asyncshift --style=future %t.cpp -- %{tool_flags} > %t.future.cpp 2> %t.future.err
 // RUN: count 0 < %t.future.err
 // RUN: FileCheck %s --check-prefix=FUTURE --input-file=%t.future.cpp
 // RUN: %gxx %t.future.cpp && %clangxx %t.future.cpp
-// RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
+// RUN: %asyncshift --style=promise %t.cpp -- %{tool_flags} > %t.promise.cpp 2> %t.promise.err
 // RUN: count 0 < %t.promise.err
 // RUN: FileCheck %s --check-prefix=PROMISE --input-file=%t.promise.cpp
 // RUN: %gxx %t.promise.cpp && %clangxx %t.promise.cpp

@@ -4,11 +4,11 @@
 // source may run later: a function that has one naming a hoisted variable
 // keeps the counted shared_state in every lambda instead.
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=promise %t.cpp -- %flags > %t.promise.cpp 2> %t.promise.err
+// RUN: %asyncshift --style=promise %t.cpp -- %{tool_flags} > %t.promise.cpp 2> %t.promise.err
 // RUN: count 0 < %t.promise.err
 // RUN: FileCheck %s --check-prefix=PROMISE --input-file=%t.promise.cpp
 // RUN: %gxx %t.promise.cpp && %clangxx %t.promise.cpp
-// RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp 2> %t.future.err
+// RUN: %asyncshift --style=future %t.cpp -- %{tool_flags} > %t.future.cpp 2> %t.future.err
 // RUN: count 0 < %t.future.err
 // RUN: FileCheck %s --check-prefix=FUTURE --input-file=%t.future.cpp
 // RUN: %gxx %t.future.cpp && %clangxx %t.future.cpp

@@ -6,16 +6,16 @@
 // (docs/transforms/README.md, "What promise style cannot keep"). The warning
 // does not stop the output: exit status 0 and the file is written.
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=promise %t.cpp -o %t.promise.cpp -- %flags 2> %t.promise.err
+// RUN: %asyncshift --style=promise %t.cpp -o %t.promise.cpp -- %{tool_flags} 2> %t.promise.err
 // RUN: FileCheck %s --check-prefix=PROMISE_WARN --input-file=%t.promise.err --implicit-check-not=error: --implicit-check-not=warning:
 // RUN: FileCheck %s --check-prefix=PROMISE --input-file=%t.promise.cpp
 // RUN: %gxx %t.promise.cpp && %clangxx %t.promise.cpp
 // The styles that run continuations inline keep the order, and say nothing.
-// RUN: %asyncshift --style=future %t.cpp -- %flags > %t.future.cpp 2> %t.future.err
+// RUN: %asyncshift --style=future %t.cpp -- %{tool_flags} > %t.future.cpp 2> %t.future.err
 // RUN: count 0 < %t.future.err
-// RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp 2> %t.coro.err
+// RUN: %asyncshift --style=coro %t.cpp -- %{tool_flags} > %t.coro.cpp 2> %t.coro.err
 // RUN: count 0 < %t.coro.err
-// RUN: %asyncshift --style=coro-values %t.cpp -- %flags > %t.coro-values.cpp 2> %t.coro-values.err
+// RUN: %asyncshift --style=coro-values %t.cpp -- %{tool_flags} > %t.coro-values.cpp 2> %t.coro-values.err
 // RUN: count 0 < %t.coro-values.err
 #include "ops.h"
 

@@ -1,7 +1,7 @@
 // A handler used inside a loop body is refused (a loop of async steps is
 // written with asyncshift::each_series or the recursive-lambda idiom).
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err
 // RUN: not test -e %t.out.cpp
 #include "ops.h"

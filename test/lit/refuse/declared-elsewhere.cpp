@@ -3,11 +3,11 @@
 // include. Refused, with the way out: a leaf annotation on the declaration
 // keeps the function in callback style, and then the rest converts.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err
 // RUN: not test -e %t.out.cpp
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=coro %t.cpp -o %t.leaf.cpp -- %flags -DONLY_THE_LEAF
+// RUN: %asyncshift --style=coro %t.cpp -o %t.leaf.cpp -- %{tool_flags} -DONLY_THE_LEAF
 // RUN: FileCheck %s --check-prefix=LEAF --input-file=%t.leaf.cpp
 // RUN: %gxx -Wno-attributes -DONLY_THE_LEAF %t.leaf.cpp && %clangxx -DONLY_THE_LEAF %t.leaf.cpp
 #include "declared_elsewhere.h"

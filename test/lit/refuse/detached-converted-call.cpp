@@ -1,7 +1,7 @@
 // A detached call of a converted function inside the handler of another
 // detached call is refused (each would need its own rewriting).
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err
 // RUN: not test -e %t.out.cpp
 #include "ops.h"

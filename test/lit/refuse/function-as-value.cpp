@@ -6,12 +6,12 @@
 // runtime (ASYNCSHIFT_WORKLOAD's registration, overloaded for every style),
 // convert.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=future %s -- %flags 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %asyncshift --style=future %s -- %{tool_flags} 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: sed -e '/^void keep_pointer/,/^}/d' -e '/^void keep_function/,/^}/d' %s > %t.calls.cpp
-// RUN: %asyncshift --style=coro %t.calls.cpp -- %flags > %t.calls.coro.cpp
+// RUN: %asyncshift --style=coro %t.calls.cpp -- %{tool_flags} > %t.calls.coro.cpp
 // RUN: FileCheck %s --check-prefix=CALLS --input-file=%t.calls.coro.cpp
 // RUN: %gxx %t.calls.coro.cpp && %clangxx %t.calls.coro.cpp
 #include "ops.h"

@@ -2,7 +2,7 @@
 // so what it does with its handler is checked as in a branch taking
 // callback<>: here the handler is stored, and the function is refused.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err
 // RUN: not test -e %t.out.cpp
 #include "ops.h"

@@ -4,10 +4,10 @@
 // unconverted, exit status 0, nothing said. A generic lambda that does not
 // reach the handler (fire-and-forget) is kept as written.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=promise %s -- %flags 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %asyncshift --style=promise %s -- %{tool_flags} 2>&1 | FileCheck %s --implicit-check-not=error:
 #include "ops.h"
 
 void value_auto(asyncshift::callback<int> done) {

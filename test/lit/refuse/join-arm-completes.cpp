@@ -4,12 +4,12 @@
 // path below started the 'finish' write (a silent difference). They refuse;
 // the coroutine styles, which return from that path, convert it.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=promise %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=promise %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=future %s -- %flags 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %asyncshift --style=future %s -- %{tool_flags} 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=coro %t.cpp -- %flags > %t.coro.cpp
+// RUN: %asyncshift --style=coro %t.cpp -- %{tool_flags} > %t.coro.cpp
 // RUN: FileCheck %s --check-prefix=CORO --input-file=%t.coro.cpp
 // RUN: %gxx %t.coro.cpp && %clangxx %t.coro.cpp
 #include "ops.h"

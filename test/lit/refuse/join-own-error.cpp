@@ -5,11 +5,11 @@
 // and said the continuation read its error other than by propagating it).
 // The coroutine styles convert it.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=promise %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=promise %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=future %s -- %flags 2>&1 | FileCheck %s --implicit-check-not=error:
-// RUN: %asyncshift --style=coro %s -- %flags > %t.coro.cpp
+// RUN: not %asyncshift --style=future %s -- %{tool_flags} 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: %asyncshift --style=coro %s -- %{tool_flags} > %t.coro.cpp
 // RUN: %gxx %t.coro.cpp && %clangxx %t.coro.cpp
 #include "ops.h"
 

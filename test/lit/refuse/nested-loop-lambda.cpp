@@ -3,7 +3,7 @@
 // the enclosing loop. (Inside the outer, generic, lambda the inner start is
 // a dependent call, so the idiom is not recognised at all.)
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err
 // RUN: not test -e %t.out.cpp
 #include "ops.h"

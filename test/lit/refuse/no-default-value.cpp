@@ -6,16 +6,16 @@
 // printed `box x{};` (or result<box>) and did not compile. A plain sequence
 // converts in coro, promise and future.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro-values %s -o %t.out.cpp -- %flags 2> %t.values.err
+// RUN: not %asyncshift --style=coro-values %s -o %t.out.cpp -- %{tool_flags} 2> %t.values.err
 // RUN: FileCheck %s --check-prefix=VALUES --input-file=%t.values.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.coro.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.coro.err
 // RUN: FileCheck %s --check-prefix=CORO --input-file=%t.coro.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
 // RUN: sed -e '/BEGIN JOIN/,/END JOIN/d' %s > %t.sequence.cpp
-// RUN: %asyncshift --style=coro %t.sequence.cpp -- %flags > %t.coro.cpp
+// RUN: %asyncshift --style=coro %t.sequence.cpp -- %{tool_flags} > %t.coro.cpp
 // RUN: %gxx %t.coro.cpp && %clangxx %t.coro.cpp
-// RUN: %asyncshift --style=future %t.sequence.cpp -- %flags > %t.future.cpp
+// RUN: %asyncshift --style=future %t.sequence.cpp -- %{tool_flags} > %t.future.cpp
 // RUN: %gxx %t.future.cpp && %clangxx %t.future.cpp
 #include "ops.h"
 

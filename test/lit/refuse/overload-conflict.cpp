@@ -3,10 +3,10 @@
 // return types): refused in every style, as is a converted function that
 // would take the parameters of an overload the file keeps.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=promise %s -- %flags 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %asyncshift --style=promise %s -- %{tool_flags} 2>&1 | FileCheck %s --implicit-check-not=error:
 #include "ops.h"
 
 // CHECK: :[[@LINE+1]]:6: error: converted, 'get' would take the same parameters as another overload (without the handler, which is all that told them apart); cannot convert (give one of them another name) [asyncshift-overload-conflict]

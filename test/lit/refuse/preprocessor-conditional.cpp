@@ -5,10 +5,10 @@
 // callback build only: a different trace). Conditionals outside the
 // function, and `#define`s, are fine.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=future %s -- %flags -DNDEBUG 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %asyncshift --style=future %s -- %{tool_flags} -DNDEBUG 2>&1 | FileCheck %s --implicit-check-not=error:
 #include "ops.h"
 
 #ifndef VERBOSE

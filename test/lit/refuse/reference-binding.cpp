@@ -3,10 +3,10 @@
 // copies what it names when it is made, and converted code would read the
 // object after the wait. Refused in every style, as a reference variable is.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=future %s -o %t.out.cpp -- %flags 2> %t.future.err
+// RUN: not %asyncshift --style=future %s -o %t.out.cpp -- %{tool_flags} 2> %t.future.err
 // RUN: FileCheck %s --input-file=%t.future.err
 // RUN: not test -e %t.out.cpp
 #include "ops.h"

@@ -3,10 +3,10 @@
 // through the reference after the wait (a coroutine frame keeps the
 // reference), and see a later change or a dead object: refused in every style.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=promise %s -o %t.out.cpp -- %flags 2> %t.promise.err
+// RUN: not %asyncshift --style=promise %s -o %t.out.cpp -- %{tool_flags} 2> %t.promise.err
 // RUN: FileCheck %s --input-file=%t.promise.err
 // RUN: not test -e %t.out.cpp
 #include "ops.h"

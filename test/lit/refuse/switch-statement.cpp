@@ -2,7 +2,7 @@
 // has no switch) is refused, and the diagnostic names the statement as it is
 // written.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err
 // RUN: not test -e %t.out.cpp
 #include "ops.h"

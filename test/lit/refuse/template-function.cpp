@@ -4,13 +4,13 @@
 // in callback style without a word (exit status 0). The note names the way
 // out: mark the template a leaf (leaf.cpp below converts around it).
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=promise %s -- %flags 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %asyncshift --style=promise %s -- %{tool_flags} 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: sed -e '/^template <class T> void fixed/,/^}/d' -e '/^template <class T> struct box/,/^};/d' %s > %t.cut.cpp
 // RUN: sed -e 's/^template <class T> void twice/template <class T> [[clang::annotate("asyncshift::leaf")]] void twice/' %t.cut.cpp > %t.leaf.cpp
-// RUN: %asyncshift --style=coro %t.leaf.cpp -- %flags > %t.leaf.coro.cpp
+// RUN: %asyncshift --style=coro %t.leaf.cpp -- %{tool_flags} > %t.leaf.coro.cpp
 // RUN: FileCheck %s --check-prefix=LEAF --input-file=%t.leaf.coro.cpp
 // RUN: %gxx -Wno-attributes %t.leaf.coro.cpp && %clangxx %t.leaf.coro.cpp
 #include "ops.h"

@@ -3,13 +3,13 @@
 // keeps both. Forwarding a continuation's own (err, v), or a default value,
 // converts everywhere (a failing leaf passes a default value with its error).
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=promise %s -- %flags 2>&1 | FileCheck %s --implicit-check-not=error:
-// RUN: not %asyncshift --style=future %s -- %flags 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %asyncshift --style=promise %s -- %{tool_flags} 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %asyncshift --style=future %s -- %{tool_flags} 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: %strip %s > %t.cpp
-// RUN: %asyncshift --style=coro-values %t.cpp -- %flags > %t.values.cpp
+// RUN: %asyncshift --style=coro-values %t.cpp -- %{tool_flags} > %t.values.cpp
 // RUN: FileCheck %s --check-prefix=VALUES --input-file=%t.values.cpp
 // RUN: %gxx %t.values.cpp && %clangxx %t.values.cpp
 #include "ops.h"

@@ -4,12 +4,12 @@
 // the output did not compile: "marked 'override', but does not override").
 // A call through the base converts; the leaf annotation keeps the override.
 // RUN: rm -f %t.out.cpp
-// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %flags 2> %t.err
+// RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
-// RUN: not %asyncshift --style=promise %s -- %flags 2>&1 | FileCheck %s --implicit-check-not=error:
+// RUN: not %asyncshift --style=promise %s -- %{tool_flags} 2>&1 | FileCheck %s --implicit-check-not=error:
 // RUN: sed -e 's/^  void fetch(int k, asyncshift::callback<int> done) override {/  [[clang::annotate("asyncshift::leaf")]] void fetch(int k, asyncshift::callback<int> done) override {/' -e 's/^  virtual void load(/  [[clang::annotate("asyncshift::leaf")]] virtual void load(/' %s > %t.leaf.cpp
-// RUN: %asyncshift --style=coro %t.leaf.cpp -- %flags > %t.leaf.coro.cpp
+// RUN: %asyncshift --style=coro %t.leaf.cpp -- %{tool_flags} > %t.leaf.coro.cpp
 // RUN: FileCheck %s --check-prefix=LEAF --input-file=%t.leaf.coro.cpp
 // RUN: %gxx -Wno-attributes %t.leaf.coro.cpp && %clangxx %t.leaf.coro.cpp
 #include "ops.h"
