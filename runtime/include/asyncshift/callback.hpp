@@ -256,9 +256,7 @@ public:
     if constexpr (requires(handler<T...>* h) { Sink::on_value_handed(h, true, std::move(values)...); }) {
       handler<T...>* h = target_for_call();
       if (!h) return;
-      const bool owned = this->owned(); // the sink takes our reference, if any, with the call
-      this->release_raw();
-      return Sink::on_value_handed(h, owned, std::move(values)...);
+      return Sink::on_value_handed(h, hand_over(), std::move(values)...);
     }
     if (this->owned()) return deliver_value(std::move(values)...);
     handler<T...>* h = target_for_call();
@@ -280,11 +278,8 @@ public:
     if constexpr (requires(handler<T...>* h) { Sink::on_value_from_loop(h, std::move(values)...); }) {
       handler<T...>* h = target_for_call();
       if (!h) return;
-      if constexpr (requires { Sink::on_value_handed_from_loop(h, true, std::move(values)...); }) {
-        const bool owned = this->owned(); // the sink takes our reference, if any, with the call
-        this->release_raw();
-        return Sink::on_value_handed_from_loop(h, owned, std::move(values)...);
-      }
+      if constexpr (requires { Sink::on_value_handed_from_loop(h, true, std::move(values)...); })
+        return Sink::on_value_handed_from_loop(h, hand_over(), std::move(values)...);
       if (!this->owned()) this->release_raw(); // borrowed: a tail call; owned: the reference lives through the call
       Sink::on_value_from_loop(h, std::move(values)...);
     } else {
@@ -293,6 +288,14 @@ public:
   }
 
 private:
+  /// Empties this callback for a sink that takes its reference with the
+  /// call (on_value_handed[_from_loop]): true if there was one to take.
+  ASYNCSHIFT_INLINE bool hand_over() noexcept {
+    const bool owned = this->owned();
+    this->release_raw();
+    return owned;
+  }
+
   template <class, class...>
   friend class borrowed_sink;
 
