@@ -24,6 +24,12 @@ using namespace clang;
 namespace asyncshift {
 namespace {
 
+/// Is \p L written in the main file (a macro's expansion counts where it is
+/// expanded)? The tool finds and edits only what is.
+bool writtenInMainFile(const SourceManager &SM, SourceLocation L) {
+  return L.isValid() && SM.isWrittenInMainFile(SM.getExpansionLoc(L));
+}
+
 /// The async functions defined in the main file, in source order.
 class AsyncFunctionFinder : public RecursiveASTVisitor<AsyncFunctionFinder> {
 public:
@@ -33,7 +39,7 @@ public:
       return true;
     if (const auto *M = dyn_cast<CXXMethodDecl>(FD); M && M->getParent()->isLambda())
       return true; // async lambdas stay in callback style inside the code that holds them
-    if (SM.isWrittenInMainFile(SM.getExpansionLoc(FD->getLocation())) && isAsyncFunction(FD))
+    if (writtenInMainFile(SM, FD->getLocation()) && isAsyncFunction(FD))
       Found.push_back(FD);
     return true;
   }
@@ -59,7 +65,7 @@ public:
   }
   bool VisitCallExpr(CallExpr *C) {
     if (const FunctionDecl *Callee = C->getDirectCallee())
-      if (Converted.count(Callee->getCanonicalDecl()) && SM.isWrittenInMainFile(SM.getExpansionLoc(C->getBeginLoc())))
+      if (Converted.count(Callee->getCanonicalDecl()) && writtenInMainFile(SM, C->getBeginLoc()))
         Found.push_back(C);
     return true;
   }
@@ -91,7 +97,7 @@ public:
   bool VisitDeclRefExpr(DeclRefExpr *E) {
     const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
     if (FD && Converted.count(FD->getCanonicalDecl()) && !Allowed.count(E) &&
-        SM.isWrittenInMainFile(SM.getExpansionLoc(E->getBeginLoc())))
+        writtenInMainFile(SM, E->getBeginLoc()))
       Found.push_back(E);
     return true;
   }
@@ -541,7 +547,7 @@ FileResult Rewriter::run() {
 
   for (auto &[FD, P] : Printed)
     for (const FunctionDecl *Redecl : FD->redecls())
-      if (!SM.isWrittenInMainFile(SM.getExpansionLoc(Redecl->getLocation()))) {
+      if (!writtenInMainFile(SM, Redecl->getLocation())) {
         Finding F;
         F.Id = ids::DeclaredElsewhere;
         F.Where.Raw = FD->getLocation().getRawEncoding();
@@ -563,7 +569,7 @@ FileResult Rewriter::run() {
       return Result;
     for (const FunctionDecl *Redecl : FD->redecls())
       if (Redecl != FD && !Redecl->doesThisDeclarationHaveABody() &&
-          SM.isWrittenInMainFile(SM.getExpansionLoc(Redecl->getLocation())))
+          writtenInMainFile(SM, Redecl->getLocation()))
         if (!editSignature(Redecl, P.ReturnType))
           return Result;
   }
@@ -588,10 +594,9 @@ FileResult Rewriter::run() {
 /// library.
 static void scopeToMainFile(ASTContext &Ctx) {
   const SourceManager &SM = Ctx.getSourceManager();
-  const auto InMain = [&](SourceLocation L) { return L.isValid() && SM.isWrittenInMainFile(SM.getExpansionLoc(L)); };
   std::vector<Decl *> Scope;
   for (Decl *D : Ctx.getTranslationUnitDecl()->decls())
-    if (InMain(D->getLocation()) || InMain(D->getBeginLoc()))
+    if (writtenInMainFile(SM, D->getLocation()) || writtenInMainFile(SM, D->getBeginLoc()))
       Scope.push_back(D);
   Ctx.setTraversalScope(Scope);
 }
