@@ -15,7 +15,10 @@
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/error.hpp"
 
+#include <bit>
 #include <cassert>
+#include <cstddef>
+#include <cstring>
 #include <concepts>
 #include <cstdint>
 #include <type_traits>
@@ -55,7 +58,21 @@ struct handler {
   /// awaiter in a coroutine frame makes one per co_await).
   struct borrowed_only {};
 
-  constexpr handler(const handler_ops<T...>* o) noexcept : ops(o), refs(1), called(false) {} // NOLINT: implicit, as the aggregate it was
+  constexpr handler(const handler_ops<T...>* o) noexcept : ops(o) { // NOLINT: implicit, as the aggregate it was
+    if (std::is_constant_evaluated()) {
+      refs = 1;
+      called = false;
+    } else {
+      // refs = 1 and called = false as one 8-byte store over them and the
+      // padding after them (no derived member lives there yet): compilers
+      // write the two fields separately, a store more for every handler
+      // made (each step of a promise or future chain is one).
+      static_assert(std::endian::native == std::endian::little && offsetof(handler, called) == offsetof(handler, refs) + 4 &&
+                    sizeof(handler) == offsetof(handler, refs) + 8);
+      const std::uint64_t one = 1;
+      std::memcpy(reinterpret_cast<unsigned char*>(this) + offsetof(handler, refs), &one, sizeof one);
+    }
+  }
   handler(const handler_ops<T...>* o, borrowed_only) noexcept : ops(o) {
 #ifndef NDEBUG
     called = false;

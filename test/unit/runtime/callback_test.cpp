@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -96,4 +97,23 @@ TEST(callback, calling_twice_is_caught_in_debug_builds) {
   callback<> cb = [](error) {};
   cb({});
   EXPECT_DEATH(cb({}), "called twice");
+}
+
+TEST(callback, a_new_handler_has_one_reference_and_is_uncalled_whatever_its_memory_held) {
+  // The header's count and flag are set with one wide store (callback.hpp):
+  // made over bytes left by an earlier block (the pool hands blocks back
+  // unwiped), it still starts with exactly one reference and uncalled.
+  alignas(sink) unsigned char bytes[sizeof(sink)];
+  std::memset(bytes, 0xa5, sizeof bytes);
+  sink* s = ::new (static_cast<void*>(bytes)) sink();
+  EXPECT_EQ(s->refs, 1u);
+  EXPECT_FALSE(s->called);
+  EXPECT_EQ(s->got, 0);
+  s->~sink();
+}
+
+TEST(callback, a_handler_made_in_a_constant_expression_has_one_reference) {
+  static constexpr asyncshift::detail::handler<int> made_at_compile_time{&sink::ops};
+  static_assert(made_at_compile_time.refs == 1 && !made_at_compile_time.called);
+  EXPECT_EQ(made_at_compile_time.refs, 1u);
 }
