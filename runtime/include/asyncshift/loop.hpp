@@ -42,7 +42,10 @@ struct runnable {
 };
 
 struct timer_node : runnable {
-  std::int64_t due = 0;
+  /// Set when the node joins a timer FIFO (schedule), and read only there:
+  /// left unset until then, so that making a node costs no store to it
+  /// (compilers kept a zero here that schedule overwrote, once per op).
+  std::int64_t due;
 };
 
 template <class F>
