@@ -698,7 +698,7 @@ public:
 
   /// Delivers the outcome to \p cb (`cb({}, v)` or `cb(err)`): now if ready,
   /// otherwise inline when it arrives. Consumes *this.
-  void then_callback(detail::callback_t<T> cb) && {
+  ASYNCSHIFT_INLINE void then_callback(detail::callback_t<T> cb) && {
     state_type* s = std::exchange(s_, nullptr);
     assert(s && "then_callback on an empty future");
     if (!s->pending()) {

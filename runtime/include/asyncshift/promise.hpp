@@ -1064,7 +1064,7 @@ public:
   }
 
   /// Delivers the outcome to \p cb (`cb({}, v)` or `cb(err)`), from a microtask.
-  void then_callback(detail::callback_t<T> cb) const {
+  ASYNCSHIFT_INLINE void then_callback(detail::callback_t<T> cb) const {
     assert(s_ && "then_callback on an empty promise");
     if (auto* take = s_->kind().take_callback) [[unlikely]] { // a fused chain may keep it
       const std::uintptr_t word = cb.release_raw();
