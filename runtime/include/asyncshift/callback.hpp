@@ -89,6 +89,12 @@ struct handler {
     called = false;
 #endif
   }
+  /// As above, with the ops set later by the owner, before any callback can reach it.
+  explicit handler(borrowed_only) noexcept {
+#ifndef NDEBUG
+    called = false;
+#endif
+  }
 
   const handler_ops<T...>* ops;
   /// The callbacks that own a reference to it (unset when borrowed_only).

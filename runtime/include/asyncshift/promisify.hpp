@@ -102,11 +102,11 @@ class [[nodiscard]] callback_op : private detail::handler_for<T> {
   using value_type = detail::stored_t<T>;
 
 public:
-  explicit callback_op(F start) noexcept(std::is_nothrow_move_constructible_v<F>) : handler_type(ops_pointer(), typename handler_type::borrowed_only{}) {
+  explicit callback_op(F start) noexcept(std::is_nothrow_move_constructible_v<F>) : handler_type(typename handler_type::borrowed_only{}) {
     ::new (static_cast<void*>(std::addressof(start_))) F(std::move(start));
   }
   /// Moves an operation that has not been awaited yet.
-  callback_op(callback_op&& other) noexcept(std::is_nothrow_move_constructible_v<F>) : handler_type(ops_pointer(), typename handler_type::borrowed_only{}) {
+  callback_op(callback_op&& other) noexcept(std::is_nothrow_move_constructible_v<F>) : handler_type(typename handler_type::borrowed_only{}) {
     ::new (static_cast<void*>(std::addressof(start_))) F(std::move(other.start_));
   }
   callback_op& operator=(callback_op&&) = delete;
@@ -154,6 +154,7 @@ public:
       F start(std::move(start_));
       start_.~F();
       ::new (static_cast<void*>(std::addressof(waiter_))) std::coroutine_handle<>(waiter);
+      this->ops = ops_pointer(); // only an awaited operation is a handler (take_start hands F on)
       state_ = state::starting;
       start(sink_type::borrow(this));
     }
