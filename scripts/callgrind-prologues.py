@@ -16,6 +16,14 @@ inclusive of what was inlined into it. `calls` is the execution count of the
 function's first instruction, so it reads 0 for a loop's body that is entered
 once per run.
 
+With --dead-stores it lists instead the stores on the measured path that a
+later store to the same place overwrites with nothing in between reading that
+place (nor a call, a jump or a change of the base register): a field's default
+that the code sets again at once, which one compiler drops and the other keeps.
+Round 35 found two that way (a timer node's `due` with g++, an op node's `ctx`
+with clang). A row is a place to look, not a verdict: the scan reads the
+instructions in address order, not along the paths between them.
+
 Needs `--dump-instr=yes` (instruction-level costs) and objdump. For clang
 binaries, valgrind 3.19 needs `-gdwarf-4` if they are built with `-g`.
 """
@@ -88,6 +96,35 @@ def disassembly(binary):
     return asm
 
 
+STORE = re.compile(r"(mov[bwlq]?|movups|movaps|movdqu|movdqa)\s+\S+,(\S*\(%\w+[^)]*\))$")
+
+
+def print_dead_stores(costs, asm, executions, window=40):
+    """Stores run at least once per execution whose place the next mention overwrites."""
+    hot = collections.Counter()
+    for by_address in costs.values():
+        hot.update(by_address)
+    run = sorted(a for a, ir in hot.items() if ir / executions >= 0.9 and a in asm)
+    print("%8s %-44s %8s %s" % ("address", "store", "then", "store again"))
+    for i, address in enumerate(run):
+        m = STORE.match(asm[address])
+        if not m:
+            continue
+        place = m.group(2)
+        base = re.search(r"\((%\w+)", place).group(1)
+        for later in run[i + 1 : i + window]:
+            insn = asm[later]
+            if later - address > 400 or insn.startswith(("call", "ret", "jmp")):
+                break
+            if place in insn:
+                again = STORE.match(insn)
+                if again and again.group(2) == place:
+                    print("%8x %-44s %8x %s" % (address, asm[address], later, insn))
+                break
+            if re.match(r"\S+\s+.*,%s$" % re.escape(base), insn):  # the base register changes
+                break
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("profile", help="callgrind output made with --dump-instr=yes")
@@ -95,12 +132,15 @@ def main():
     parser.add_argument("--executions", type=int, default=2000, help="the run's --n (default 2000)")
     parser.add_argument("--top", type=int, default=40, help="how many functions to print (default 40)")
     parser.add_argument("--min-ir", type=float, default=5.0, help="skip functions under this Ir/exec")
+    parser.add_argument("--dead-stores", action="store_true", help="list stores overwritten before any read (see above)")
     args = parser.parse_args()
 
     costs = costs_by_function(args.profile)
     if not costs:
         sys.exit("no instruction-level costs in %s: profile with --dump-instr=yes" % args.profile)
     asm = disassembly(args.binary)
+    if args.dead_stores:
+        return print_dead_stores(costs, asm, args.executions)
     addresses = sorted(asm)
     rows = []
     for function, by_address in costs.items():
