@@ -84,12 +84,8 @@ struct handler {
       std::memcpy(reinterpret_cast<unsigned char*>(this) + offsetof(handler, refs), &one, sizeof one);
     }
   }
-  handler(const handler_ops<T...>* o, borrowed_only) noexcept : ops(o) {
-#ifndef NDEBUG
-    called = false;
-#endif
-  }
-  /// As above, with the ops set later by the owner, before any callback can reach it.
+  /// A borrowed_only handler: its owner sets `ops` before any callback can
+  /// reach it (an awaited operation, when it is awaited).
   explicit handler(borrowed_only) noexcept {
 #ifndef NDEBUG
     called = false;

@@ -24,9 +24,10 @@
 #include <vector>
 
 // g++ otherwise calls start_io out of line from the doxbee world's ops: a
-// call and six saved registers per op. clang does better with its one
-// out-of-line copy per op kind than with start_io inlined into madeup's
-// branch loop (docs/runtime.md, Round 10).
+// call and six saved registers per op. clang inlines it into each op by
+// itself; what it kept out of line were the ops, which doxbee.hpp inlines
+// always with clang (ASYNCSHIFT_OP_INLINE, docs/runtime.md Round 35; Round 10
+// had found clang better with start_io out of line, no longer so).
 #if defined(__GNUC__) && !defined(__clang__)
 #define ASYNCSHIFT_START_IO_INLINE [[gnu::always_inline]] inline
 #else
