@@ -70,33 +70,30 @@ inline std::vector<workload>& registry() {
 /// One constructor per style of entry function.
 class registration {
 public:
-  registration(const char* name, void (*entry)(std::uint64_t, callback<>)) {
-    add(name, "callback", entry, [](void* e, std::uint64_t k, callback<> done) {
-      reinterpret_cast<void (*)(std::uint64_t, callback<>)>(e)(k, std::move(done));
-    });
-  }
-  registration(const char* name, task<> (*entry)(std::uint64_t)) {
-    add(name, "coro", entry, [](void* e, std::uint64_t k, callback<> done) {
-      start(reinterpret_cast<task<> (*)(std::uint64_t)>(e)(k), std::move(done));
-    });
-  }
-  registration(const char* name, task<error> (*entry)(std::uint64_t)) {
-    add(name, "coro-values", entry, [](void* e, std::uint64_t k, callback<> done) {
-      start(reinterpret_cast<task<error> (*)(std::uint64_t)>(e)(k), std::move(done));
-    });
-  }
-  registration(const char* name, promise<void> (*entry)(std::uint64_t)) {
-    add(name, "promise", entry, [](void* e, std::uint64_t k, callback<> done) {
-      reinterpret_cast<promise<void> (*)(std::uint64_t)>(e)(k).then_callback(std::move(done));
-    });
-  }
-  registration(const char* name, future<void> (*entry)(std::uint64_t)) {
-    add(name, "future", entry, [](void* e, std::uint64_t k, callback<> done) {
-      reinterpret_cast<future<void> (*)(std::uint64_t)>(e)(k).then_callback(std::move(done));
-    });
-  }
+  registration(const char* name, void (*entry)(std::uint64_t, callback<>)) { add(name, "callback", entry, &start_callback); }
+  registration(const char* name, task<> (*entry)(std::uint64_t)) { add(name, "coro", entry, &start_task<void>); }
+  registration(const char* name, task<error> (*entry)(std::uint64_t)) { add(name, "coro-values", entry, &start_task<error>); }
+  registration(const char* name, promise<void> (*entry)(std::uint64_t)) { add(name, "promise", entry, &start_promise); }
+  registration(const char* name, future<void> (*entry)(std::uint64_t)) { add(name, "future", entry, &start_future); }
 
 private:
+  // The starters are plain functions, not lambdas converted to pointers:
+  // clang made a converted lambda's pointer a thunk that called the
+  // lambda's body out of line (one more call per execution).
+  static void start_callback(void* e, std::uint64_t k, callback<> done) {
+    reinterpret_cast<void (*)(std::uint64_t, callback<>)>(e)(k, std::move(done));
+  }
+  template <class T>
+  static void start_task(void* e, std::uint64_t k, callback<> done) {
+    start(reinterpret_cast<task<T> (*)(std::uint64_t)>(e)(k), std::move(done));
+  }
+  static void start_promise(void* e, std::uint64_t k, callback<> done) {
+    reinterpret_cast<promise<void> (*)(std::uint64_t)>(e)(k).then_callback(std::move(done));
+  }
+  static void start_future(void* e, std::uint64_t k, callback<> done) {
+    reinterpret_cast<future<void> (*)(std::uint64_t)>(e)(k).then_callback(std::move(done));
+  }
+
   template <class F>
   static void add(const char* name, const char* style, F* entry, starter start) {
     registry().push_back({name, style, reinterpret_cast<void*>(entry), start});
