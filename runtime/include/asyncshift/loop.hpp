@@ -38,7 +38,11 @@ namespace detail {
 struct runnable {
   runnable* next = nullptr;
   void (*run)(runnable* self) = nullptr;
-  context* ctx = nullptr;
+  /// Set when the runnable is queued (post, schedule) or, for external work,
+  /// by whoever hands it to complete_external_work: left unset until then,
+  /// as timer_node::due is (clang kept a zero here that schedule
+  /// overwrote, once per op).
+  context* ctx;
 };
 
 struct timer_node : runnable {

@@ -175,6 +175,7 @@ TEST(loop, work_completed_on_another_thread_resumes_on_the_loop) {
     std::thread::id ran_on;
   } n;
   n.run = [](asyncshift::detail::runnable* self) { static_cast<node*>(self)->ran_on = std::this_thread::get_id(); };
+  n.ctx = nullptr; // complete_external_work runs it in the context its caller set
   l.add_external_work();
   std::thread worker([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));

@@ -409,6 +409,7 @@ struct counted_completion : detail::runnable {
   int* ran = nullptr;
   std::thread::id* ran_on = nullptr;
   counted_completion() {
+    ctx = nullptr; // complete_external_work runs it in the context its caller set
     run = [](detail::runnable* self) {
       auto* me = static_cast<counted_completion*>(self);
       ++*me->ran;
