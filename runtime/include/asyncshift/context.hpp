@@ -34,6 +34,14 @@ struct context {
   std::uint32_t next_ordinal(std::uint32_t op) {
     if (op < inline_ops) [[likely]]
       return ordinals[op]++;
+    return next_ordinal_beyond_inline(op);
+  }
+
+private:
+  /// next_ordinal for an op id past the inline array: out of line, so that
+  /// next_ordinal itself is small enough for clang to inline (it called it
+  /// out of line from the doxbee coro-values style's frame).
+  [[gnu::noinline]] std::uint32_t next_ordinal_beyond_inline(std::uint32_t op) {
     if (!more_ordinals) more_ordinals = std::make_unique<std::unordered_map<std::uint32_t, std::uint32_t>>();
     return (*more_ordinals)[op]++;
   }

@@ -154,3 +154,14 @@ TEST_F(io_fixture, a_pending_op_holds_one_48_byte_block) {
   l.run();
   EXPECT_EQ(asyncshift::detail::memory_snapshot().live_bytes, start.live_bytes);
 }
+
+TEST(context, counts_ordinals_per_op_id_past_the_inline_array_too) {
+  // Ids below inline_ops count in the context's array, later ones in its
+  // map (the out-of-line path): each id counts on its own, from 0.
+  context c;
+  const std::uint32_t ids[] = {0, 3, context::inline_ops - 1, context::inline_ops, context::inline_ops + 40};
+  for (std::uint32_t round = 0; round < 3; ++round)
+    for (std::uint32_t id : ids) EXPECT_EQ(c.next_ordinal(id), round) << "op id " << id;
+  EXPECT_EQ(c.next_ordinal(1), 0u) << "an id never counted starts at 0";
+  EXPECT_EQ(c.next_ordinal(context::inline_ops + 1), 0u) << "an id never counted starts at 0";
+}
