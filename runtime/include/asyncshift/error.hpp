@@ -47,8 +47,12 @@ public:
     return *this;
   }
   void swap(error& other) noexcept { std::swap(rep_, other.rep_); }
+  /// A success's destructor is one test, inlined everywhere: the release
+  /// of a failure's shared message is out of line (g++ called the whole
+  /// destructor out of line once per promise chain, for a success).
   ~error() {
-    if (rep_ && rep_->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete rep_;
+    if (rep_) [[unlikely]]
+      release(rep_);
   }
 
   /// True on failure.
@@ -69,6 +73,9 @@ private:
     std::string message;
     std::atomic<std::uint32_t> refs{1};
   };
+  [[gnu::noinline]] static void release(rep* r) noexcept {
+    if (r->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete r;
+  }
   rep* rep_ = nullptr;
 };
 
