@@ -427,6 +427,16 @@ struct is_callback : std::false_type {};
 template <class... T>
 struct is_callback<callback<T...>> : std::true_type {};
 
+/// Whether \p H is one of the runtime's own handler types (a callback<T...>,
+/// a sink_callback or borrowed_sink, an operation's mapping handler), rather
+/// than a continuation the caller wrote (the callback style's lambdas).
+template <class H>
+struct is_runtime_handler : is_callback<H> {};
+template <class Sink, class... T>
+struct is_runtime_handler<sink_callback<Sink, T...>> : std::true_type {};
+template <class Sink, class... T>
+struct is_runtime_handler<borrowed_sink<Sink, T...>> : std::true_type {};
+
 /// Whether \p H (a callback<T...>, or a continuation taking (error, T...) or
 /// (error)) can complete an operation whose value is T... (none for void).
 /// Runtime ops take any such handler, as Asio's initiating functions take a

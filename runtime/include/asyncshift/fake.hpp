@@ -171,6 +171,16 @@ struct io_node final : asyncshift::detail::timer_node {
     asyncshift::detail::release_then_call(me, me->handler,
                                           [&](H& h) __attribute__((always_inline)) { Deliver::deliver(h, value); });
   }
+  /// fire with every call in it inlined, for a continuation lambda (the
+  /// callback style): g++ kept some of the doxbee continuations out of line
+  /// (each is called from fire and from fire_failed), a call and saved
+  /// registers per op. Not for the runtime's own handlers: flattened, g++
+  /// made the promise and future styles' code worse.
+  [[gnu::flatten]] static void fire_flattened(asyncshift::detail::runnable* self) { fire(self); }
+  /// What `run` is while the op is set to succeed.
+  static constexpr void (*fire_fn)(asyncshift::detail::runnable*) =
+      asyncshift::detail::is_runtime_handler<H>::value ? &fire : &fire_flattened;
+
   [[gnu::cold]] static void fire_failed(asyncshift::detail::runnable* self) {
     auto* me = static_cast<io_node*>(self);
     const auto failure = me->failure;
@@ -264,7 +274,7 @@ template <class Deliver, class H>
   auto* node = asyncshift::detail::pool_new<node_type>(static_cast<H&&>(handler));
   context* c = current_context();
   loop& l = loop::current();
-  node->run = &node_type::fire;
+  node->run = node_type::fire_fn;
   if constexpr (uses_value<Deliver>()) node->value = value_of(op, arg);
   if (start_op(c, l.now_ns(), op, arg, node->failure)) [[unlikely]] // the failure replaces the value
     node->run = &node_type::fire_failed;
@@ -291,7 +301,7 @@ ASYNCSHIFT_START_IO_INLINE void start_io(const op_name& op, std::int64_t arg, st
       if (void* p = asyncshift::detail::pool_try_pop<node_type>()) [[likely]] {
         auto* node = ::new (p) node_type(static_cast<H&&>(handler));
         context* c = current_context();
-        node->run = &node_type::fire;
+        node->run = node_type::fire_fn;
         if constexpr (detail::uses_value<Deliver>()) node->value = value_of(op, arg);
         l->schedule_cached(node, latency_ns, c);
         if (c) {

@@ -76,6 +76,8 @@ struct mapping_handler {
     }
   }
 };
+template <class T, class U, class Cb, class Fn>
+struct is_runtime_handler<mapping_handler<T, U, Cb, Fn>> : std::true_type {};
 
 /// The start function of a mapped operation: starts the wrapped one with a
 /// mapping_handler around the callback it is given.

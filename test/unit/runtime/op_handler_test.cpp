@@ -4,6 +4,7 @@
 #include "counted.hpp"
 
 #include <asyncshift/doxbee.hpp>
+#include <asyncshift/promisify.hpp>
 
 #include <gtest/gtest.h>
 
@@ -48,6 +49,18 @@ static_assert(put_accepts<callback<std::int64_t>>);
 static_assert(put_accepts<decltype([](error, std::int64_t) {})>);
 static_assert(put_accepts<decltype([](error) {})>, "a continuation may ignore the value, as callback<T> allows");
 static_assert(!put_accepts<decltype([](error, std::string) {})>);
+
+// An op's timer node runs a continuation lambda from a flattened fire (g++
+// kept some of the callback style's continuations out of line), and the
+// runtime's own handlers from the plain one.
+static_assert(!detail::is_runtime_handler<decltype([](error) {})>::value);
+static_assert(detail::is_runtime_handler<callback<>>::value);
+static_assert(detail::is_runtime_handler<callback<std::int64_t>>::value);
+static_assert(detail::is_runtime_handler<detail::mapping_handler<std::int64_t, int, callback<int>, int (*)(std::int64_t)>>::value);
+using lambda_node = fake::detail::io_node<fake::detail::deliver_nothing, decltype([](error) {})>;
+static_assert(lambda_node::fire_fn == &lambda_node::fire_flattened);
+using callback_node = fake::detail::io_node<fake::detail::deliver_nothing, callback<>>;
+static_assert(callback_node::fire_fn == &callback_node::fire);
 
 TEST_F(op_fixture, a_lambda_lives_in_the_ops_timer_node_one_block_per_op) {
   const auto start = now();
