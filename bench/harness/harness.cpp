@@ -169,23 +169,35 @@ struct execution : asyncshift::detail::handler<> {
 
   execution() : asyncshift::detail::handler<>{&ops_} {}
   static void deliver(asyncshift::detail::handler<>* self, error&& e);
+  [[gnu::noinline]] static void deliver_again(execution* me);
+  [[gnu::noinline]] static void record_failure(execution* me, const error& e);
   static void no_destroy(asyncshift::detail::handler<>*) noexcept {}
   static constexpr asyncshift::detail::handler_ops<> ops_{&deliver, &no_destroy};
 };
 
+// Each execution's end, on the measured path of every style: a success is a
+// few stores, and the rest (a second call, a failure's message) is out of
+// line, so that the common path saves no registers.
 void execution::deliver(asyncshift::detail::handler<>* self, error&& e) {
   auto* me = static_cast<execution*>(self);
-  run_state& r = *me->run;
-  if (me->completed) {
-    ++r.duplicates;
-    return;
-  }
+  if (me->completed) [[unlikely]]
+    return deliver_again(me);
   me->completed = true;
+  run_state& r = *me->run;
   r.completed.store(r.completed.load(std::memory_order_relaxed) + 1, std::memory_order_relaxed);
-  if (e) ++r.failed;
-  me->failed = static_cast<bool>(e);
-  me->outcome = e ? asyncshift::detail::hash_string(e.message()) : 0x5eedULL;
-  if (r.dump && e) me->failure = e.message();
+  if (e) [[unlikely]]
+    return record_failure(me, e);
+  me->outcome = 0x5eedULL;
+}
+
+void execution::deliver_again(execution* me) { ++me->run->duplicates; }
+
+void execution::record_failure(execution* me, const error& e) {
+  run_state& r = *me->run;
+  ++r.failed;
+  me->failed = true;
+  me->outcome = asyncshift::detail::hash_string(e.message());
+  if (r.dump) me->failure = e.message();
 }
 
 /// The digest of executions that have all completed, their loop run dry
