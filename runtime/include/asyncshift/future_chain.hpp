@@ -81,7 +81,7 @@ public:
       : base(&ops_), core(std::move(handlers), static_cast<G&&>(cleanup), std::move(kept)) {}
 
   /// Each step's operation takes a reference of its own (chain_core::start):
-  /// lending one on (as a promise chain does) measured dearer here.
+  /// handing one on (as a promise chain does) measured dearer here (Round 34).
   static constexpr bool lends_references = false;
   /// What a handler may return to be waited for.
   template <class R>

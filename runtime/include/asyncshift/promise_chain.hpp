@@ -119,7 +119,7 @@ public:
       });
   }
 
-  /// A completing step lends the chain's reference to the next operation (chain_sink::on_value_handed).
+  /// A completing step hands the chain's reference on to the next operation (chain_sink::on_value_handed).
   static constexpr bool lends_references = true;
   /// What a handler may return to be adopted.
   template <class R>
@@ -161,19 +161,27 @@ private:
   /// tells the kept callback (if any) from a microtask, as its reaction
   /// would be: through the chain's own reaction (free once the chain has
   /// settled) when nothing else waits, otherwise as the oldest reaction.
-  template <class Settle>
+  /// \p Lent: the caller hands over a reference (the microtask's, or dropped).
+  template <bool Lent = false, class Settle>
   void settle_and_tell(Settle&& settle) {
     if constexpr (keeps_end_callback) {
       if (end_cb_ && !this->reactions) {
         settle();
         promise_reaction::fire = &run_end_callback;
-        add_ref(); // the microtask's
+        if constexpr (!Lent) add_ref(); // the microtask's (else the one handed over)
         loop::current().queue_microtask(static_cast<promise_reaction*>(this));
         return;
       }
       reaction_for_end_callback();
     }
     settle();
+    if constexpr (Lent) release();
+  }
+  /// The chain failed with a reference handed over (\p Lent), dropped last.
+  template <bool Lent>
+  void fail_chain_dropping(error e) {
+    fail_chain(std::move(e));
+    if constexpr (Lent) release();
   }
   /// The microtask of settle_and_tell: the kept callback gets the outcome.
   static void run_end_callback(void* p) {
@@ -208,12 +216,14 @@ private:
   }
 
   /// The value of step I (none for void) has arrived: handler I runs with it
-  /// from a microtask; at the end, the chain's promise settles.
-  template <std::size_t I, class... V>
+  /// from a microtask; at the end, the chain's promise settles. \p Lent: the
+  /// caller hands over a reference on the chain (chain_core::run_handler),
+  /// which the microtask takes.
+  template <std::size_t I, bool Lent = false, class... V>
   void arrive(V&&... v) {
     this->at_ = N + 1;
     if constexpr (I == N) {
-      settle_and_tell([&] {
+      settle_and_tell<Lent>([&] {
         try {
           this->fulfill(static_cast<V&&>(v)...);
         } catch (...) { // copying the value threw
@@ -226,7 +236,7 @@ private:
         held() = I;
       }
       promise_reaction::fire = &run_held<I>;
-      add_ref(); // the microtask's
+      if constexpr (!Lent) add_ref(); // the microtask's (else the one handed over)
       loop::current().queue_microtask(static_cast<promise_reaction*>(this));
     }
   }
@@ -237,16 +247,23 @@ private:
   /// it runs now instead, in its context, as that microtask would have run:
   /// handler I (no value room, no queueing, no reference), or, at the end,
   /// the chain's promise's reaction when it has exactly one (the consumer's
-  /// `then`, or the chain that adopted this one).
-  template <std::size_t I, class... V>
+  /// `then`, or the chain that adopted this one). \p Lent: as arrive's.
+  template <std::size_t I, bool Lent = false, class... V>
   void arrive_from_loop(V&&... v) {
     if (!loop::current().microtasks_idle()) [[unlikely]]
-      return arrive<I>(static_cast<V&&>(v)...);
+      return arrive<I, Lent>(static_cast<V&&>(v)...);
     this->at_ = N + 1;
     if constexpr (I < N) {
       asyncshift::detail::tl_context = promise_reaction::ctx;
-      this->template run_handler<I>(static_cast<V&&>(v)...);
+      this->template run_handler<I, Lent>(static_cast<V&&>(v)...);
     } else {
+      // The reference handed over is dropped last, even if the consumer throws.
+      struct drop_lent {
+        chain_pstate* s;
+        ~drop_lent() {
+          if constexpr (Lent) s->release();
+        }
+      } lent{this};
       if constexpr (keeps_end_callback) {
         if (end_cb_) {
           if (!this->reactions) [[likely]]
@@ -273,61 +290,65 @@ private:
     auto* self = static_cast<chain_pstate*>(static_cast<promise_reaction*>(p));
     using T = value_t<I>;
     if constexpr (std::is_void_v<T>) {
-      self->template run_handler<I>();
+      self->template run_handler<I, true>(); // with the microtask's reference
     } else {
       T* slot = std::launder(reinterpret_cast<T*>(self->room_.bytes));
       T v(std::move(*slot)); // out of the room: the handler's operation may complete into it at once
       slot->~T();
       self->held() = no_value;
-      self->template run_handler<I>(std::move(v));
+      self->template run_handler<I, true>(std::move(v));
     }
-    self->release();
   }
 
-  /// A handler returned a promise of step I's value: A+ 2.3.2.
-  template <std::size_t I>
+  /// A handler returned a promise of step I's value: A+ 2.3.2. \p Lent:
+  /// as arrive's (q's reaction takes it).
+  template <std::size_t I, bool Lent = false>
   void adopt(promise<value_t<I>> q) {
     using T = value_t<I>;
-    if (!q.valid()) return fail_chain(error("TypeError: a handler returned an empty promise"));
+    if (!q.valid()) return fail_chain_dropping<Lent>(error("TypeError: a handler returned an empty promise"));
     promise_state<T>* qs = q.state()->final_state();
     if constexpr (I == N) {
-      if (qs == static_cast<base*>(this)) return fail_chain(error("TypeError: Chaining cycle detected for promise")); // A+ 2.3.1
+      if (qs == static_cast<base*>(this))
+        return fail_chain_dropping<Lent>(error("TypeError: Chaining cycle detected for promise")); // A+ 2.3.1
     }
     if (!qs->pending()) {
       qs->handled = true;
-      take_outcome<I>(*qs); // q is its only other reader, if unique
+      take_outcome<I, Lent>(*qs); // q is its only other reader, if unique
       return;
     }
     if constexpr (I == N) {
       if constexpr (keeps_end_callback) reaction_for_end_callback();
       this->alias_to(qs); // our reactions wait on q's outcome, as a then state's do
+      if constexpr (Lent) release();
     } else {
       promise_reaction::fire = &run_adopted<I>;
-      add_ref(); // q's reaction holds us
+      if constexpr (!Lent) add_ref(); // q's reaction holds us (else with the one handed over)
       qs->attach(static_cast<promise_reaction*>(this));
     }
   }
 
   /// Goes on at step I with \p src's outcome (settled), which a handler
-  /// returned: from the loop, as hand_on.
-  template <std::size_t I>
+  /// returned: from the loop, as hand_on. \p Lent: as arrive's.
+  template <std::size_t I, bool Lent>
   void take_outcome(promise_state<value_t<I>>& src) {
     using T = value_t<I>;
-    if (src.status == outcome_status::rejected) return fail_chain(src.unique() ? std::move(src.err) : error(src.err));
+    if (src.status == outcome_status::rejected)
+      return fail_chain_dropping<Lent>(src.unique() ? std::move(src.err) : error(src.err));
     if constexpr (std::is_void_v<T>) {
-      arrive_from_loop<I>();
+      arrive_from_loop<I, Lent>();
     } else if constexpr (std::is_copy_constructible_v<T>) {
       if (src.unique())
-        arrive_from_loop<I>(std::move(src.value));
+        arrive_from_loop<I, Lent>(std::move(src.value));
       else
-        arrive_from_loop<I>(std::as_const(src.value));
+        arrive_from_loop<I, Lent>(std::as_const(src.value));
     } else {
       assert(src.unique() && "a move-only value read by more than one reaction");
-      arrive_from_loop<I>(std::move(src.value));
+      arrive_from_loop<I, Lent>(std::move(src.value));
     }
   }
 
-  /// The microtask of a returned promise's settlement: handler I runs in it.
+  /// The microtask of a returned promise's settlement: handler I runs in it,
+  /// with the reaction's reference.
   template <std::size_t I>
   static void run_adopted(void* p) {
     using T = value_t<I>;
@@ -341,16 +362,15 @@ private:
     if (src->status == outcome_status::rejected) {
       error e = src->unique() ? std::move(src->err) : error(src->err);
       src->release();
-      self->fail_chain(std::move(e));
+      self->template fail_chain_dropping<true>(std::move(e));
     } else if constexpr (std::is_void_v<T>) {
       src->release();
-      self->template run_handler<I>();
+      self->template run_handler<I, true>();
     } else {
       T v = src->unique() ? T(std::move(src->value)) : T(src->value);
       src->release();
-      self->template run_handler<I>(std::move(v));
+      self->template run_handler<I, true>(std::move(v));
     }
-    self->release();
   }
 
   static void destroy(handler_for<result_type>* h) noexcept { pool_delete(&static_cast<chain_pstate&>(static_cast<base&>(*h))); }

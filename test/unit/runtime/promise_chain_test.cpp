@@ -928,3 +928,108 @@ TEST(promise_chain, a_step_that_fails_from_the_loop_after_a_lent_one_frees_the_c
   EXPECT_EQ(value, "boom");
   EXPECT_EQ(live_objects(), before);
 }
+
+// The reference a step completed from the loop hands on (to the operation
+// its handler starts, the microtask or reaction the next step waits in) must
+// be dropped, once, wherever the step ends without one. Each case: a step
+// after an operation from the loop, ending one way, watched by a callback the
+// chain keeps and by a `then` reaction; the chain and everything it made are
+// freed, and its promise settles as a then chain's would.
+TEST(promise_chain, every_way_a_step_after_an_operation_from_the_loop_ends_frees_the_chain) {
+  using make_chain = std::function<promise<std::int64_t>(loop&, std::vector<std::string>&)>;
+  auto from_loop = [](auto cb) { loop_op(ms, std::move(cb)); };
+  auto pending = [](std::int64_t v) { return promise<std::int64_t>::resolve(v).then([](std::int64_t w) { return w + 1; }); };
+  const struct {
+    const char* name;
+    make_chain make;
+    std::string value; // the chain's value ("" when it fails)
+    std::string error; // or its error's message
+  } cases[] = {
+      {"the handler throws",
+       [&](loop&, auto&) {
+         return make_promise_chain<std::int64_t>(from_loop).then([](std::int64_t) -> std::int64_t { throw std::runtime_error("bad row"); });
+       },
+       "", "bad row"},
+      {"the handler returns a rejected promise",
+       [&](loop&, auto&) {
+         return make_promise_chain<std::int64_t>(from_loop)
+             .then([](std::int64_t) { return promise<std::int64_t>::reject(error("refused")); })
+             .then([](std::int64_t v) { return v; });
+       },
+       "", "refused"},
+      {"the handler returns an empty promise",
+       [&](loop&, auto&) {
+         return make_promise_chain<std::int64_t>(from_loop).then([](std::int64_t) { return promise<std::int64_t>(); });
+       },
+       "", "TypeError: a handler returned an empty promise"},
+      {"a middle handler returns a pending promise",
+       [&](loop&, auto&) {
+         return make_promise_chain<std::int64_t>(from_loop).then([&](std::int64_t) { return pending(6); }).then([](std::int64_t v) {
+           return v * 6;
+         });
+       },
+       "42", ""},
+      {"a middle handler returns a pending promise of nothing",
+       [&](loop&, auto&) {
+         return make_promise_chain<std::int64_t>(from_loop)
+             .then([](std::int64_t) { return promise<>::resolve().then([] {}); })
+             .then([] { return std::int64_t{3}; });
+       },
+       "3", ""},
+      {"a middle handler returns a pending promise that rejects",
+       [&](loop&, auto&) {
+         return make_promise_chain<std::int64_t>(from_loop)
+             .then([](std::int64_t) {
+               return promise<std::int64_t>::resolve(6).then([](std::int64_t) -> std::int64_t { throw std::runtime_error("late"); });
+             })
+             .then([](std::int64_t v) { return v; });
+       },
+       "", "late"},
+      {"the last handler returns a pending promise",
+       [&](loop&, auto&) { return make_promise_chain<std::int64_t>(from_loop).then([&](std::int64_t) { return pending(6); }); }, "7",
+       ""},
+      {"the last operation completes while a microtask waits",
+       [&](loop& l, auto& trace) {
+         return make_promise_chain<std::int64_t>(from_loop).then([&l, &trace](std::int64_t) {
+           return promisify<std::int64_t>([](auto cb) { loop_op(ms, std::move(cb)); }, on_error(queues_when_dropped(&l, &trace)));
+         });
+       },
+       "", ""},
+      {"a handler's value arrives while a microtask waits",
+       [&](loop& l, auto& trace) {
+         return make_promise_chain<std::int64_t>(from_loop, on_error(queues_when_dropped(&l, &trace))).then([](std::int64_t) {
+           return std::int64_t{5};
+         });
+       },
+       "5", ""},
+  };
+  for (const auto& c : cases) {
+    for (bool kept : {true, false}) {
+      SCOPED_TRACE(std::string(c.name) + (kept ? ", a kept callback" : ", a then reaction"));
+      const auto before = live_objects();
+      outcome out;
+      {
+        loop l(clock_kind::virtual_time);
+        std::vector<std::string> trace;
+        {
+          promise<std::int64_t> p = c.make(l, trace);
+          if (kept)
+            watch(p, out);
+          else
+            (void)p.then([&out](std::int64_t v) {
+              out.done = true;
+              out.value = std::to_string(v);
+            }, [&out](const error& e) {
+              out.done = true;
+              out.err = e;
+            });
+        }
+        l.run();
+      }
+      EXPECT_TRUE(out.done);
+      EXPECT_EQ(out.err.message(), c.error);
+      if (!c.value.empty()) EXPECT_EQ(out.value, c.value);
+      EXPECT_EQ(live_objects(), before);
+    }
+  }
+}

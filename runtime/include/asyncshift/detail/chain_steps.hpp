@@ -104,8 +104,9 @@ void for_each_index(std::index_sequence<I...>, F&& f) {
 /// \p Chain (value T): a base of the chain's state, so that the state is a
 /// fixed offset away. The chain has `at_` (the step an operation may
 /// complete), `fail<I>(error)`, `cleanups_at<I>()`, `arrive<I>(v...)` and
-/// `release()`; a chain that lends references (it has `arrive_from_loop<I>`)
-/// also `add_ref()`, `lend_reference()` and `end_loan()`.
+/// `release()`; a chain that hands references on (it has
+/// `arrive_from_loop<I>`) also `add_ref()`, and its `arrive<I, true>` and
+/// `arrive_from_loop<I, true>` take a reference on the chain with the call.
 template <class Chain, std::size_t I, class T>
 struct chain_sink : handler_for<T> {
   chain_sink() noexcept : handler_for<T>{&ops} {}
@@ -141,18 +142,20 @@ struct chain_sink : handler_for<T> {
     s->template cleanups_at<I>().drop();
     s->template arrive_from_loop<I>(static_cast<V&&>(v)...);
   }
-  /// on_value (and on_value_from_loop) for a chain that lends its
-  /// references (a promise chain), called by a callback that emptied itself
-  /// first (sink_callback's deliver_value_last and deliver_value_from_loop),
-  /// with the reference on this sink it gave up if it \p owned one. When
-  /// that was the sink's only reference, the chain's reference it stood for
-  /// (taken when step I's operation started) is lent to the next operation
-  /// the step's handler starts (chain_core::start), or dropped once the step
-  /// has been handed on: per step, no count goes up and down again, and no
-  /// callback is left to destroy after the call. Otherwise the chain lends a
-  /// new reference of its own.
+  /// on_value (and on_value_from_loop) for a chain that hands its
+  /// references on (a promise chain), called by a callback that emptied
+  /// itself first (sink_callback's deliver_value_last and
+  /// deliver_value_from_loop), with the reference on this sink it gave up if
+  /// it \p owned one. When that was the sink's only reference, the chain's
+  /// reference it stood for (taken when step I's operation started) goes
+  /// with the arrival (`Lent`: see chain_core::run_handler) to the next
+  /// operation the step's handler starts, or to the microtask or reaction
+  /// the step waits in, and is dropped where the step ends without one: per
+  /// step, no count goes up and down again, no flag is kept, and no callback
+  /// is left to destroy after the call. Otherwise the chain takes a new
+  /// reference of its own to hand on.
   template <class... V>
-    requires requires(Chain* s, V&&... v) { s->template arrive_from_loop<I>(static_cast<V&&>(v)...); }
+    requires(Chain::lends_references)
   ASYNCSHIFT_INLINE static void on_value_handed(handler_for<T>* h, bool owned, V&&... v) {
     owned_delivery<false>(h, owned, static_cast<V&&>(v)...);
   }
@@ -167,9 +170,9 @@ private:
   template <bool FromLoop, class... V>
   ASYNCSHIFT_INLINE static void arrive_at(Chain* s, V&&... v) {
     if constexpr (FromLoop)
-      s->template arrive_from_loop<I>(static_cast<V&&>(v)...);
+      s->template arrive_from_loop<I, true>(static_cast<V&&>(v)...);
     else
-      s->template arrive<I>(static_cast<V&&>(v)...);
+      s->template arrive<I, true>(static_cast<V&&>(v)...);
   }
   template <bool FromLoop, class... V>
   ASYNCSHIFT_INLINE static void owned_delivery(handler_for<T>* h, bool owned, V&&... v) {
@@ -181,13 +184,8 @@ private:
     s->template cleanups_at<I>().drop();
     if (!owned || h->refs != 1) [[unlikely]] { // borrowed, or other callbacks share the sink and keep its reference on the chain
       if (owned) --h->refs;
-      s->add_ref(); // the one lent below
+      s->add_ref(); // the one handed on below
     }
-    s->lend_reference();
-    struct end_loan {
-      Chain* s;
-      ~end_loan() { s->end_loan(); }
-    } loan{s};
     arrive_at<FromLoop>(s, static_cast<V&&>(v)...);
   }
 
@@ -222,8 +220,9 @@ struct chain_sinks<Chain, std::index_sequence<I...>, type_list<T...>, type_list<
 /// `arrive<I>(v...)` (step I's value is here), `adopt<I>(handle)` (a handler
 /// returned a future or promise of step I's value), `fail_chain(error)`,
 /// `add_ref()`/`release()`, says which results are its handles
-/// (`returns_handle<R>`, `handle<V>`) and whether a completing step lends
-/// its reference to the next operation (`lends_references`).
+/// (`returns_handle<R>`, `handle<V>`) and whether a completing step hands
+/// its reference on to the next operation (`lends_references`; then its
+/// `arrive`, `arrive_from_loop`, `adopt` and `run_handler` take one, `Lent`).
 template <class Derived, class Types, class G0, class... Fs>
 class chain_core
     : public chain_sinks<Derived, std::make_index_sequence<sizeof...(Fs) + 1>, typename Types::values, typename Types::by_operation> {
@@ -277,17 +276,15 @@ protected:
   }
 
 public:
-  /// Starts the operation of step I with a callback to sink I.
-  template <std::size_t I, class Start>
+  /// Starts the operation of step I with a callback to sink I, which takes
+  /// the reference on the chain the caller hands over (\p Lent) or a new one.
+  template <std::size_t I, bool Lent = false, class Start>
   void start(Start& start) {
     static_assert(type_at<I, typename Types::by_operation>::type::value, "step I has a sink: an operation completes it");
     using T = value_t<I>;
     sink<I>& k = self(); // made with one reference (handler's refs = 1): the callback's
     assert(k.refs == 1 && "each step's operation starts once");
-    if (Derived::lends_references && lent_) // the callback takes the reference the completing step lent (chain_sink::on_value_handed)
-      lent_ = false;
-    else
-      self().add_ref(); // the callback's
+    if constexpr (!Lent) self().add_ref(); // the callback's (else the one handed over)
     at_ = I;
     using callback_type = rebind_sink_t<sink<I>, callback_t<T>>;
     callback_type cb = callback_type::adopt_owning(static_cast<handler_for<T>*>(&k));
@@ -324,17 +321,6 @@ public:
   /// N + 1 between steps and once settled.
   std::uint8_t at_ = 0;
 
-  /// A completing step's reference on the chain, lent to the next operation
-  /// started while that step is handed on (chain_sink::on_value_handed).
-  void lend_reference() noexcept { lent_ = true; }
-  /// The step has been handed on: a reference nothing took is dropped.
-  void end_loan() noexcept {
-    if (lent_) {
-      lent_ = false;
-      self().release();
-    }
-  }
-
 protected:
   /// Destroys the handlers that have not run (they never will).
   void drop_remaining_handlers() noexcept {
@@ -349,7 +335,13 @@ protected:
   /// handle is adopted, an operation is started for step I + 1. Only the
   /// handler's own exceptions fail the chain here: what the steps after it
   /// throw (a consumer's callback) goes on to our caller.
-  template <std::size_t I, class... V>
+  ///
+  /// \p Lent (a promise chain's): the caller hands over one reference on
+  /// the chain (the completed operation's, or the microtask's that runs
+  /// this), which goes on with the step: to the operation started next, the
+  /// microtask or reaction the next step waits in, or, where the step ends
+  /// with none (the chain settled or failed), it is dropped, last.
+  template <std::size_t I, bool Lent = false, class... V>
   void run_handler(V&&... v) {
     using T = value_t<I>;
     using F = handler_t<I>;
@@ -364,7 +356,10 @@ protected:
       else
         return f();
     };
-    auto failed = [&d] { d.fail_chain(error_from_current_exception()); };
+    auto failed = [&d] {
+      d.fail_chain(error_from_current_exception());
+      if constexpr (Lent) d.release();
+    };
     if constexpr (std::is_void_v<R>) {
       try {
         call();
@@ -372,7 +367,7 @@ protected:
         return failed();
       }
       drop_handler<I>();
-      hand_on<I + 1>();
+      hand_on<I + 1, Lent>();
     } else if constexpr (Derived::template returns_handle<Rd>) {
       typename Derived::template handle<value_t<I + 1>> q;
       try {
@@ -381,7 +376,10 @@ protected:
         return failed();
       }
       drop_handler<I>();
-      d.template adopt<I + 1>(std::move(q));
+      if constexpr (Lent)
+        d.template adopt<I + 1, true>(std::move(q));
+      else
+        d.template adopt<I + 1>(std::move(q));
     } else {
       // The result is made in place: a returned prvalue (an operation, whose
       // start function a move would copy) initialises it directly, where
@@ -402,9 +400,9 @@ protected:
         using G = cleanup_t<I + 1>;
         if constexpr (!std::is_void_v<G>) cleanups_at<I + 1>().put(std::move(*r).take_cleanup());
         auto s = std::move(*r).take_start();
-        start<I + 1>(s);
+        start<I + 1, Lent>(s);
       } else {
-        hand_on<I + 1>(std::move(*r));
+        hand_on<I + 1, Lent>(std::move(*r));
       }
     }
   }
@@ -415,13 +413,15 @@ private:
   /// arrive_from_loop) only ever runs one from the loop, from a microtask or
   /// from the timer that completed its operation, so when the handler has
   /// returned only the loop's code is on the stack again, as
-  /// arrive_from_loop asks.
-  template <std::size_t I, class... V>
+  /// arrive_from_loop asks. \p Lent: a reference goes with it (run_handler).
+  template <std::size_t I, bool Lent, class... V>
   void hand_on(V&&... v) {
-    if constexpr (requires(Derived& d) { d.template arrive_from_loop<I>(static_cast<V&&>(v)...); })
-      self().template arrive_from_loop<I>(static_cast<V&&>(v)...);
-    else
+    if constexpr (requires(Derived& d) { d.template arrive_from_loop<I>(static_cast<V&&>(v)...); }) {
+      self().template arrive_from_loop<I, Lent>(static_cast<V&&>(v)...);
+    } else {
+      static_assert(!Lent, "only a chain that hands references on is handed one");
       self().template arrive<I>(static_cast<V&&>(v)...);
+    }
   }
 
   template <std::size_t... I, class... H>
@@ -444,9 +444,7 @@ private:
 
   /// Handlers from this index on are alive.
   std::uint8_t handlers_from_ = 0;
-  /// Whether a reference on the chain is lent (lend_reference) and not yet taken.
-  bool lent_ = false;
-  /// (No room when empty: with it, at_, handlers_from_ and lent_ fit in the last sink's padding.)
+  /// (No room when empty: with it, at_ and handlers_from_ fit in the last sink's padding.)
   [[no_unique_address]] room_t<0> head_cleanup_;
   decltype(slots_of(std::index_sequence_for<Fs...>{})) handlers_;
   /// The per-call state (chain_builder::keep), freed with the chain: a
