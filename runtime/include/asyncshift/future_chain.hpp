@@ -80,9 +80,14 @@ public:
   chain_fstate(std::tuple<H...>&& handlers, G&& cleanup, kept_ref kept)
       : base(&ops_), core(std::move(handlers), static_cast<G&&>(cleanup), std::move(kept)) {}
 
-  /// Each step's operation takes a reference of its own (chain_core::start):
-  /// handing one on (as a promise chain does) measured dearer here (Round 34).
-  static constexpr bool lends_references = false;
+  /// A completing step hands the chain's reference on to the next operation (chain_sink::on_value_handed).
+  static constexpr bool lends_references = true;
+  /// Each operation's start is inlined always into the step that starts it
+  /// (chain_core::start; a clang statement attribute, g++ inlines it anyway):
+  /// clang called every start lambda of doxbee's future chain out of line
+  /// once steps hand their reference on (1,318 Ir per execution; inlined
+  /// 1,229). A promise chain's steps measured 12 Ir dearer with it.
+  static constexpr bool inline_starts = true;
   /// What a handler may return to be waited for.
   template <class R>
   static constexpr bool returns_handle = is_future<R>::value;
@@ -95,12 +100,25 @@ private:
     this->drop_remaining_handlers();
     this->deliver(this->settle_error(std::move(e)));
   }
+  /// The chain failed with a reference handed over (\p Lent), dropped last.
+  template <bool Lent>
+  void fail_chain_dropping(error e) {
+    fail_chain(std::move(e));
+    if constexpr (Lent) release();
+  }
 
   /// The value of step I (none for void) has arrived: run handler I with it
   /// (a future's continuation runs inline), or settle at the end.
-  template <std::size_t I, class... V>
+  template <std::size_t I, bool Lent = false, class... V>
   void arrive(V&&... v) {
     if constexpr (I == N) {
+      // The reference handed over is dropped last, even if the consumer throws.
+      struct drop_lent {
+        chain_fstate* s;
+        ~drop_lent() {
+          if constexpr (Lent) s->release();
+        }
+      } lent{this};
       this->at_ = N + 1;
       future_continuation* c;
       try {
@@ -110,30 +128,30 @@ private:
       }
       this->deliver(c);
     } else {
-      this->template run_handler<I>(static_cast<V&&>(v)...);
+      this->template run_handler<I, Lent>(static_cast<V&&>(v)...);
     }
   }
 
   /// A handler returned a future: wait for it, then go on at step I.
-  template <std::size_t I>
+  template <std::size_t I, bool Lent = false>
   void adopt(future<value_t<I>> q) {
     future_state<value_t<I>>* qs = q.release();
-    if (!qs) return fail_chain(error("future: a handler returned an empty future"));
+    if (!qs) return fail_chain_dropping<Lent>(error("future: a handler returned an empty future"));
     if (!qs->pending()) {
       struct holder {
         future_state<value_t<I>>* s;
         ~holder() { s->release(); }
       } h{qs};
-      if (qs->status == outcome_status::rejected) return fail_chain(std::move(qs->err));
+      if (qs->status == outcome_status::rejected) return fail_chain_dropping<Lent>(std::move(qs->err));
       if constexpr (std::is_void_v<value_t<I>>)
-        return arrive<I>();
+        return arrive<I, Lent>();
       else
-        return arrive<I>(std::move(qs->value));
+        return arrive<I, Lent>(std::move(qs->value));
     }
     this->at_ = I;
     waiter_.fire = &fire_adopted<I>;
     waiter_.self = this;
-    this->add_ref(); // q's continuation holds us
+    if constexpr (!Lent) this->add_ref(); // q's continuation holds us (else with the one handed over)
     qs->wait_with(&waiter_);
     qs->release(); // q's producers keep it
   }
@@ -154,16 +172,15 @@ private:
     if (src->status == outcome_status::rejected) {
       error e = std::move(src->err);
       src->release();
-      self->fail_chain(std::move(e));
+      self->template fail_chain_dropping<true>(std::move(e));
     } else if constexpr (std::is_void_v<value_t<I>>) {
       src->release();
-      self->template arrive<I>();
+      self->template arrive<I, true>(); // with the continuation's reference
     } else {
       value_t<I> v(std::move(src->value));
       src->release();
-      self->template arrive<I>(std::move(v));
+      self->template arrive<I, true>(std::move(v));
     }
-    self->release();
     return {};
   }
 

@@ -121,6 +121,8 @@ public:
 
   /// A completing step hands the chain's reference on to the next operation (chain_sink::on_value_handed).
   static constexpr bool lends_references = true;
+  /// Starts are left to the compiler (future_chain.hpp says why it differs).
+  static constexpr bool inline_starts = false;
   /// What a handler may return to be adopted.
   template <class R>
   static constexpr bool returns_handle = is_promise<R>::value;

@@ -4,12 +4,14 @@
 #include "counted.hpp"
 #include "timed_ops.hpp"
 
+#include <asyncshift/fake.hpp>
 #include <asyncshift/future_chain.hpp>
 #include <asyncshift/loop.hpp>
 #include <asyncshift/shared_state.hpp>
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -44,6 +46,15 @@ void watch(future<> f, outcome& out) {
     out.done = true;
     out.err = std::move(e);
   });
+}
+
+/// An op that completes from its timer node with a direct call to its sink
+/// that hands the callback's reference over with the value (as the doxbee
+/// world's ops do): the chain's reference it stood for goes on with the step.
+template <class H>
+void handing_op(std::int64_t delay, H cb) {
+  static const fake::op_name op{"future_chain_test.op"};
+  fake::start_io<fake::detail::deliver_value>(op, 1, delay, std::move(cb));
 }
 
 } // namespace
@@ -425,4 +436,97 @@ TEST(future_chain, only_the_steps_an_operation_completes_take_room_for_its_callb
         out);
   l.run();
   EXPECT_EQ(out.value, "5");
+}
+
+// The reference a step's operation hands on with its value (to the operation
+// the handler starts next, or the continuation of a future it returned) must
+// be dropped, once, wherever the step ends without one. Each case: a step
+// after such an operation, ending one way; the chain and everything it made
+// are freed, and its future completes as a then chain's would.
+TEST(future_chain, every_way_a_step_after_an_operation_that_hands_its_reference_on_ends_frees_the_chain) {
+  using make_chain = std::function<future<std::int64_t>(loop&)>;
+  auto first = [](auto cb) { handing_op(ms, std::move(cb)); };
+  auto later = [](loop& l, std::int64_t v) { // a future that is ready a timer later
+    return make_future<std::int64_t>([&l, v](auto cb) { l.set_timeout(ms, [cb = callback<std::int64_t>(std::move(cb)), v] { cb({}, v); }); });
+  };
+  const struct {
+    const char* name;
+    make_chain make;
+    std::string value; // the chain's value ("" when it fails)
+    std::string error; // or its error's message
+  } cases[] = {
+      {"the handler starts the next operation",
+       [&](loop&) {
+         return make_future_chain<std::int64_t>(first).then(
+             [](std::int64_t) { return promisify<std::int64_t>([](auto cb) { handing_op(ms, std::move(cb)); }); });
+       },
+       "", ""},
+      {"the next operation completes inside its start",
+       [&](loop&) {
+         return make_future_chain<std::int64_t>(first)
+             .then([](std::int64_t) {
+               return promisify<std::int64_t>([](auto cb) { asyncshift::detail::succeed_last<std::int64_t>(cb, std::int64_t{5}); });
+             })
+             .then([](std::int64_t v) { return v + 1; });
+       },
+       "6", ""},
+      {"the handler throws",
+       [&](loop&) {
+         return make_future_chain<std::int64_t>(first).then([](std::int64_t) -> std::int64_t { throw std::runtime_error("bad row"); });
+       },
+       "", "bad row"},
+      {"the handler returns a failed future",
+       [&](loop&) {
+         return make_future_chain<std::int64_t>(first)
+             .then([](std::int64_t) { return make_failed_future<std::int64_t>(error("refused")); })
+             .then([](std::int64_t v) { return v; });
+       },
+       "", "refused"},
+      {"the handler returns an empty future",
+       [&](loop&) { return make_future_chain<std::int64_t>(first).then([](std::int64_t) { return future<std::int64_t>(); }); }, "",
+       "future: a handler returned an empty future"},
+      {"the handler returns a ready future",
+       [&](loop&) { return make_future_chain<std::int64_t>(first).then([](std::int64_t) { return make_ready_future(std::int64_t{9}); }); },
+       "9", ""},
+      {"a middle handler returns a pending future",
+       [&](loop& l) {
+         return make_future_chain<std::int64_t>(first).then([&l, later](std::int64_t) { return later(l, 7); }).then([](std::int64_t v) {
+           return v * 6;
+         });
+       },
+       "42", ""},
+      {"a middle handler returns a pending future that fails",
+       [&](loop& l) {
+         return make_future_chain<std::int64_t>(first)
+             .then([&l](std::int64_t) {
+               return make_future<std::int64_t>(
+                   [&l](auto cb) { l.set_timeout(ms, [cb = callback<std::int64_t>(std::move(cb))] { cb(error("late")); }); });
+             })
+             .then([](std::int64_t v) { return v; });
+       },
+       "", "late"},
+      {"a middle handler returns a pending future of nothing",
+       [&](loop& l) {
+         return make_future_chain<std::int64_t>(first)
+             .then([&l, later](std::int64_t) { return later(l, 1).then([](std::int64_t) {}); })
+             .then([] { return std::int64_t{3}; });
+       },
+       "3", ""},
+      {"the last handler returns a pending future",
+       [&](loop& l) { return make_future_chain<std::int64_t>(first).then([&l, later](std::int64_t) { return later(l, 7); }); }, "7", ""},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.name);
+    const auto before = live_objects();
+    outcome out;
+    {
+      loop l(clock_kind::virtual_time);
+      watch(c.make(l), out);
+      l.run();
+    }
+    EXPECT_TRUE(out.done);
+    EXPECT_EQ(out.err.message(), c.error);
+    if (!c.value.empty()) EXPECT_EQ(out.value, c.value);
+    EXPECT_EQ(live_objects(), before);
+  }
 }

@@ -222,7 +222,8 @@ struct chain_sinks<Chain, std::index_sequence<I...>, type_list<T...>, type_list<
 /// `add_ref()`/`release()`, says which results are its handles
 /// (`returns_handle<R>`, `handle<V>`) and whether a completing step hands
 /// its reference on to the next operation (`lends_references`; then its
-/// `arrive`, `arrive_from_loop`, `adopt` and `run_handler` take one, `Lent`).
+/// `arrive`, `arrive_from_loop`, `adopt` and `run_handler` take one, `Lent`),
+/// and whether `start` inlines each operation's start always (`inline_starts`).
 template <class Derived, class Types, class G0, class... Fs>
 class chain_core
     : public chain_sinks<Derived, std::make_index_sequence<sizeof...(Fs) + 1>, typename Types::values, typename Types::by_operation> {
@@ -289,10 +290,12 @@ public:
     using callback_type = rebind_sink_t<sink<I>, callback_t<T>>;
     callback_type cb = callback_type::adopt_owning(static_cast<handler_for<T>*>(&k));
     try {
-      if constexpr (std::is_invocable_v<Start&, callback_type&&>)
-        start(std::move(cb));
-      else
+      if constexpr (!std::is_invocable_v<Start&, callback_type&&>)
         start(cb);
+      else if constexpr (Derived::inline_starts)
+        ASYNCSHIFT_INLINE_CALL start(std::move(cb));
+      else
+        start(std::move(cb));
     } catch (...) {
       if (at_ == I) fail<I>(error_from_current_exception());
     }
@@ -419,8 +422,7 @@ private:
     if constexpr (requires(Derived& d) { d.template arrive_from_loop<I>(static_cast<V&&>(v)...); }) {
       self().template arrive_from_loop<I, Lent>(static_cast<V&&>(v)...);
     } else {
-      static_assert(!Lent, "only a chain that hands references on is handed one");
-      self().template arrive<I>(static_cast<V&&>(v)...);
+      self().template arrive<I, Lent>(static_cast<V&&>(v)...);
     }
   }
 
