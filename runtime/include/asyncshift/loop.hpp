@@ -164,6 +164,14 @@ public:
     return make_fallback();
   }
 
+  /// The loop running the caller, which only the loop's own dispatch (a
+  /// runnable, a timer, a microtask, or code they call) may ask for: no test
+  /// for a loop that is not there, as current() makes.
+  static loop& running() noexcept {
+    assert(detail::tl_loop && "loop::running() outside a running loop");
+    return *detail::tl_loop;
+  }
+
   clock_kind clock() const noexcept { return clock_; }
   /// Switches the clock; only while nothing is scheduled.
   void set_clock(clock_kind clock) {

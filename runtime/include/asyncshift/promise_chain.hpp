@@ -252,7 +252,7 @@ private:
   /// `then`, or the chain that adopted this one). \p Lent: as arrive's.
   template <std::size_t I, bool Lent = false, class... V>
   void arrive_from_loop(V&&... v) {
-    if (!loop::current().microtasks_idle()) [[unlikely]]
+    if (!loop::running().microtasks_idle()) [[unlikely]]
       return arrive<I, Lent>(static_cast<V&&>(v)...);
     this->at_ = N + 1;
     if constexpr (I < N) {

@@ -204,3 +204,22 @@ TEST(loop, run_gives_back_the_context_it_was_called_in_even_when_a_continuation_
   EXPECT_EQ(current_context(), &outer);
   EXPECT_EQ(&loop::current(), &l);
 }
+
+TEST(loop, running_names_the_loop_that_dispatched_the_caller_even_when_another_was_made_first) {
+  // current() names the running loop, else the first made on the thread;
+  // running() (the promise chain's check for queued microtasks, with no test
+  // for a missing loop) must name the loop whose run() dispatched the code.
+  loop first(clock_kind::virtual_time);
+  loop second(clock_kind::virtual_time);
+  ASSERT_EQ(&loop::current(), &first);
+  loop* from_timer = nullptr;
+  loop* from_microtask = nullptr;
+  second.set_timeout(0, [&] {
+    from_timer = &loop::running();
+    second.queue_microtask([](void* p) { *static_cast<loop**>(p) = &loop::running(); }, &from_microtask);
+  });
+  second.run();
+  EXPECT_EQ(from_timer, &second);
+  EXPECT_EQ(from_microtask, &second);
+  EXPECT_EQ(&loop::current(), &first) << "run() gives the thread's loop back";
+}
