@@ -14,6 +14,7 @@
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/loop.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <deque>
 #include <cstdint>
@@ -134,7 +135,14 @@ struct op_failure {
 };
 
 [[gnu::cold, gnu::noinline]] inline error injected_failure(op_failure f) {
-  return error("injected failure: " + std::string(name_of(f.op_id)) + " #" + std::to_string(f.ordinal));
+  constexpr std::string_view prefix = "injected failure: ";
+  const std::string_view name = name_of(f.op_id);
+  char digits[10]; // a uint32_t's
+  char* end = std::to_chars(digits, digits + sizeof digits, f.ordinal).ptr;
+  std::string message; // built in one allocation, where operator+ grew it three times
+  message.reserve(prefix.size() + name.size() + 2 + static_cast<std::size_t>(end - digits));
+  message.append(prefix).append(name).append(" #").append(digits, end);
+  return error(std::move(message));
 }
 
 /// The timer node of one op: it owns the op's completion handler until it

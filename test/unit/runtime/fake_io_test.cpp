@@ -133,13 +133,18 @@ TEST_F(io_fixture, a_failed_op_names_itself_and_its_ordinal) {
   std::vector<std::string> messages;
   {
     context_scope scope(&c);
-    for (int i = 0; i < 2; ++i)
+    for (int i = 0; i < 12; ++i)
       fake::io("read", i, [&](error e, std::int64_t) { messages.push_back(e ? std::string(e.message()) : "ok"); });
     fake::io("write", 9, callback<>([&](error e) { messages.push_back(e ? std::string(e.message()) : "ok"); }));
   }
   l.run();
-  EXPECT_EQ(messages, (std::vector<std::string>{"injected failure: read #0", "injected failure: read #1",
-                                                "injected failure: write #0"}));
+  ASSERT_EQ(messages.size(), 13u);
+  EXPECT_EQ(messages[0], "injected failure: read #0");
+  EXPECT_EQ(messages[1], "injected failure: read #1");
+  EXPECT_EQ(messages[9], "injected failure: read #9");
+  EXPECT_EQ(messages[10], "injected failure: read #10") << "every digit of the ordinal";
+  EXPECT_EQ(messages[11], "injected failure: read #11");
+  EXPECT_EQ(messages[12], "injected failure: write #0");
 }
 
 TEST_F(io_fixture, a_pending_op_holds_one_48_byte_block) {
