@@ -104,9 +104,9 @@ void for_each_index(std::index_sequence<I...>, F&& f) {
 /// \p Chain (value T): a base of the chain's state, so that the state is a
 /// fixed offset away. The chain has `at_` (the step an operation may
 /// complete), `fail<I>(error)`, `cleanups_at<I>()`, `arrive<I>(v...)` and
-/// `release()`; a chain that hands references on (it has
-/// `arrive_from_loop<I>`) also `add_ref()`, and its `arrive<I, true>` and
-/// `arrive_from_loop<I, true>` take a reference on the chain with the call.
+/// `release()`; a chain that hands references on (`lends_references`)
+/// also `add_ref()`, and its `arrive<I, true>` (and a promise chain's
+/// `arrive_from_loop<I, true>`) take a reference on the chain with the call.
 template <class Chain, std::size_t I, class T>
 struct chain_sink : handler_for<T> {
   chain_sink() noexcept : handler_for<T>{&ops} {}
@@ -143,8 +143,8 @@ struct chain_sink : handler_for<T> {
     s->template arrive_from_loop<I>(static_cast<V&&>(v)...);
   }
   /// on_value (and on_value_from_loop) for a chain that hands its
-  /// references on (a promise chain), called by a callback that emptied
-  /// itself first (sink_callback's deliver_value_last and
+  /// references on (promise and future chains), called by a callback that
+  /// emptied itself first (sink_callback's deliver_value_last and
   /// deliver_value_from_loop), with the reference on this sink it gave up if
   /// it \p owned one. When that was the sink's only reference, the chain's
   /// reference it stood for (taken when step I's operation started) goes
@@ -339,11 +339,12 @@ protected:
   /// handler's own exceptions fail the chain here: what the steps after it
   /// throw (a consumer's callback) goes on to our caller.
   ///
-  /// \p Lent (a promise chain's): the caller hands over one reference on
-  /// the chain (the completed operation's, or the microtask's that runs
-  /// this), which goes on with the step: to the operation started next, the
-  /// microtask or reaction the next step waits in, or, where the step ends
-  /// with none (the chain settled or failed), it is dropped, last.
+  /// \p Lent (a chain that hands references on): the caller hands over one
+  /// reference on the chain (the completed operation's, or that of the
+  /// microtask or reaction that runs this), which goes on with the step: to
+  /// the operation started next, the microtask or reaction the next step
+  /// waits in, or, where the step ends with none (the chain settled or
+  /// failed), it is dropped, last.
   template <std::size_t I, bool Lent = false, class... V>
   void run_handler(V&&... v) {
     using T = value_t<I>;
