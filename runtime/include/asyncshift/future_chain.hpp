@@ -80,8 +80,6 @@ public:
   chain_fstate(std::tuple<H...>&& handlers, G&& cleanup, kept_ref kept)
       : base(&ops_), core(std::move(handlers), static_cast<G&&>(cleanup), std::move(kept)) {}
 
-  /// A completing step hands the chain's reference on to the next operation (chain_sink::on_value_handed).
-  static constexpr bool lends_references = true;
   /// Each operation's start is inlined always into the step that starts it
   /// (chain_core::start; a clang statement attribute, g++ inlines it anyway):
   /// clang called every start lambda of doxbee's future chain out of line
@@ -100,25 +98,13 @@ private:
     this->drop_remaining_handlers();
     this->deliver(this->settle_error(std::move(e)));
   }
-  /// The chain failed with a reference handed over (\p Lent), dropped last.
-  template <bool Lent>
-  void fail_chain_dropping(error e) {
-    fail_chain(std::move(e));
-    if constexpr (Lent) release();
-  }
 
   /// The value of step I (none for void) has arrived: run handler I with it
   /// (a future's continuation runs inline), or settle at the end.
   template <std::size_t I, bool Lent = false, class... V>
   void arrive(V&&... v) {
     if constexpr (I == N) {
-      // The reference handed over is dropped last, even if the consumer throws.
-      struct drop_lent {
-        chain_fstate* s;
-        ~drop_lent() {
-          if constexpr (Lent) s->release();
-        }
-      } lent{this};
+      typename core::template drop_handed_reference<Lent> lent{this};
       this->at_ = N + 1;
       future_continuation* c;
       try {
@@ -136,13 +122,13 @@ private:
   template <std::size_t I, bool Lent = false>
   void adopt(future<value_t<I>> q) {
     future_state<value_t<I>>* qs = q.release();
-    if (!qs) return fail_chain_dropping<Lent>(error("future: a handler returned an empty future"));
+    if (!qs) return this->template fail_chain_dropping<Lent>(error("future: a handler returned an empty future"));
     if (!qs->pending()) {
       struct holder {
         future_state<value_t<I>>* s;
         ~holder() { s->release(); }
       } h{qs};
-      if (qs->status == outcome_status::rejected) return fail_chain_dropping<Lent>(std::move(qs->err));
+      if (qs->status == outcome_status::rejected) return this->template fail_chain_dropping<Lent>(std::move(qs->err));
       if constexpr (std::is_void_v<value_t<I>>)
         return arrive<I, Lent>();
       else

@@ -119,8 +119,6 @@ public:
       });
   }
 
-  /// A completing step hands the chain's reference on to the next operation (chain_sink::on_value_handed).
-  static constexpr bool lends_references = true;
   /// Starts are left to the compiler (future_chain.hpp says why it differs).
   static constexpr bool inline_starts = false;
   /// What a handler may return to be adopted.
@@ -177,12 +175,6 @@ private:
       reaction_for_end_callback();
     }
     settle();
-    if constexpr (Lent) release();
-  }
-  /// The chain failed with a reference handed over (\p Lent), dropped last.
-  template <bool Lent>
-  void fail_chain_dropping(error e) {
-    fail_chain(std::move(e));
     if constexpr (Lent) release();
   }
   /// The microtask of settle_and_tell: the kept callback gets the outcome.
@@ -259,13 +251,7 @@ private:
       asyncshift::detail::tl_context = promise_reaction::ctx;
       this->template run_handler<I, Lent>(static_cast<V&&>(v)...);
     } else {
-      // The reference handed over is dropped last, even if the consumer throws.
-      struct drop_lent {
-        chain_pstate* s;
-        ~drop_lent() {
-          if constexpr (Lent) s->release();
-        }
-      } lent{this};
+      typename core::template drop_handed_reference<Lent> lent{this};
       if constexpr (keeps_end_callback) {
         if (end_cb_) {
           if (!this->reactions) [[likely]]
@@ -307,11 +293,11 @@ private:
   template <std::size_t I, bool Lent = false>
   void adopt(promise<value_t<I>> q) {
     using T = value_t<I>;
-    if (!q.valid()) return fail_chain_dropping<Lent>(error("TypeError: a handler returned an empty promise"));
+    if (!q.valid()) return this->template fail_chain_dropping<Lent>(error("TypeError: a handler returned an empty promise"));
     promise_state<T>* qs = q.state()->final_state();
     if constexpr (I == N) {
       if (qs == static_cast<base*>(this))
-        return fail_chain_dropping<Lent>(error("TypeError: Chaining cycle detected for promise")); // A+ 2.3.1
+        return this->template fail_chain_dropping<Lent>(error("TypeError: Chaining cycle detected for promise")); // A+ 2.3.1
     }
     if (!qs->pending()) {
       qs->handled = true;
@@ -335,7 +321,7 @@ private:
   void take_outcome(promise_state<value_t<I>>& src) {
     using T = value_t<I>;
     if (src.status == outcome_status::rejected)
-      return fail_chain_dropping<Lent>(src.unique() ? std::move(src.err) : error(src.err));
+      return this->template fail_chain_dropping<Lent>(src.unique() ? std::move(src.err) : error(src.err));
     if constexpr (std::is_void_v<T>) {
       arrive_from_loop<I, Lent>();
     } else if constexpr (std::is_copy_constructible_v<T>) {

@@ -104,9 +104,9 @@ void for_each_index(std::index_sequence<I...>, F&& f) {
 /// \p Chain (value T): a base of the chain's state, so that the state is a
 /// fixed offset away. The chain has `at_` (the step an operation may
 /// complete), `fail<I>(error)`, `cleanups_at<I>()`, `arrive<I>(v...)` and
-/// `release()`; a chain that hands references on (`lends_references`)
-/// also `add_ref()`, and its `arrive<I, true>` (and a promise chain's
-/// `arrive_from_loop<I, true>`) take a reference on the chain with the call.
+/// `release()`, `add_ref()`, and `arrive<I, true>` (and a promise chain's
+/// `arrive_from_loop<I, true>`), which take a reference on the chain with
+/// the call.
 template <class Chain, std::size_t I, class T>
 struct chain_sink : handler_for<T> {
   chain_sink() noexcept : handler_for<T>{&ops} {}
@@ -155,7 +155,6 @@ struct chain_sink : handler_for<T> {
   /// is left to destroy after the call. Otherwise the chain takes a new
   /// reference of its own to hand on.
   template <class... V>
-    requires(Chain::lends_references)
   ASYNCSHIFT_INLINE static void on_value_handed(handler_for<T>* h, bool owned, V&&... v) {
     owned_delivery<false>(h, owned, static_cast<V&&>(v)...);
   }
@@ -220,10 +219,11 @@ struct chain_sinks<Chain, std::index_sequence<I...>, type_list<T...>, type_list<
 /// `arrive<I>(v...)` (step I's value is here), `adopt<I>(handle)` (a handler
 /// returned a future or promise of step I's value), `fail_chain(error)`,
 /// `add_ref()`/`release()`, says which results are its handles
-/// (`returns_handle<R>`, `handle<V>`) and whether a completing step hands
-/// its reference on to the next operation (`lends_references`; then its
-/// `arrive`, `arrive_from_loop`, `adopt` and `run_handler` take one, `Lent`),
-/// and whether `start` inlines each operation's start always (`inline_starts`).
+/// (`returns_handle<R>`, `handle<V>`), and whether `start` inlines each
+/// operation's start always (`inline_starts`). A completing step hands its
+/// reference on the chain to what comes next: Derived's `arrive` and
+/// `adopt` (and a promise chain's `arrive_from_loop`), like `run_handler`
+/// and `start` here, take one when `Lent` is true.
 template <class Derived, class Types, class G0, class... Fs>
 class chain_core
     : public chain_sinks<Derived, std::make_index_sequence<sizeof...(Fs) + 1>, typename Types::values, typename Types::by_operation> {
@@ -325,6 +325,23 @@ public:
   std::uint8_t at_ = 0;
 
 protected:
+  /// The chain failed with a reference handed over (\p Lent), dropped last.
+  template <bool Lent>
+  void fail_chain_dropping(error e) {
+    self().fail_chain(std::move(e));
+    if constexpr (Lent) self().release();
+  }
+  /// Drops a reference handed over (\p Lent) when it goes: last, even if
+  /// what runs before it (a consumer's callback) throws.
+  template <bool Lent>
+  struct drop_handed_reference {
+    Derived* s;
+    ~drop_handed_reference() {
+      if constexpr (Lent) s->release();
+    }
+  };
+
+protected:
   /// Destroys the handlers that have not run (they never will).
   void drop_remaining_handlers() noexcept {
     for_each_index(std::index_sequence_for<Fs...>{}, [&](auto i) {
@@ -360,10 +377,7 @@ protected:
       else
         return f();
     };
-    auto failed = [&d] {
-      d.fail_chain(error_from_current_exception());
-      if constexpr (Lent) d.release();
-    };
+    auto failed = [this] { fail_chain_dropping<Lent>(error_from_current_exception()); };
     if constexpr (std::is_void_v<R>) {
       try {
         call();
@@ -380,10 +394,7 @@ protected:
         return failed();
       }
       drop_handler<I>();
-      if constexpr (Lent)
-        d.template adopt<I + 1, true>(std::move(q));
-      else
-        d.template adopt<I + 1>(std::move(q));
+      d.template adopt<I + 1, Lent>(std::move(q));
     } else {
       // The result is made in place: a returned prvalue (an operation, whose
       // start function a move would copy) initialises it directly, where
