@@ -15,8 +15,9 @@ Suites (each a table per workload):
 
 Each run is its own process (the binaries build/bench/<workload>_<style> and
 `node bench/peers/node/harness.js`); runs are repeated R times, interleaved
-across styles so that drift on a shared machine hits every style alike, and
-the run with the median time is reported. Results go to build/bench/:
+across styles so that drift on a shared machine hits every style alike (the
+order rotates by one style per repetition, so that no style always runs
+first), and the run with the median time is reported. Results go to build/bench/:
 results.json (schema_version, context block, every run), results.csv (one
 row per suite, workload and style) and chart.svg.
 
@@ -225,6 +226,19 @@ def candidates(suite, workload, bench_dir, node, clang=None):
     return out
 
 
+def rotated(items, rep):
+    """items in the order repetition rep runs them: rotated by one place per repetition. A run can pay
+    for what ran before it (the kernel may still be taking back the previous process's memory
+    while the next one faults its own in), so in a fixed order the callback baseline, the
+    denominator of every slowdown, would always follow the last and largest runs of the repetition
+    before (the Node.js peers, or the coroutine styles) or of the previous table; rotated, each
+    style runs first in at most one repetition of several, and the median drops that run."""
+    if not items:
+        return items
+    k = rep % len(items)
+    return items[k:] + items[:k]
+
+
 def median_run(runs):
     ok = [r for r in runs if r is not None]
     if not ok:
@@ -253,7 +267,7 @@ def run_suite(suite, bench_dir, node, args, progress, plan_only=False):
         runs = {style: [] for style, _ in cands}
         errors = {}
         for rep in range(repeat):
-            for style, cmd in cands:
+            for style, cmd in rotated(cands, rep):
                 if style.startswith("node") and rep >= node_repeat:
                     continue
                 progress.step("%s %s.%s" % (suite.name, workload, style))
