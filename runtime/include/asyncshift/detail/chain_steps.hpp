@@ -341,7 +341,6 @@ protected:
     }
   };
 
-protected:
   /// Destroys the handlers that have not run (they never will).
   void drop_remaining_handlers() noexcept {
     for_each_index(std::index_sequence_for<Fs...>{}, [&](auto i) {
