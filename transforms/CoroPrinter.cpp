@@ -256,6 +256,14 @@ void CoroLowering::planJoins() {
 std::string CoroLowering::awaitable(const AsyncCallNode &A) {
   if (A.Comb && A.Comb->K == Combinator::Kind::Parallel)
     return whenAll(*A.Comb);
+  if (A.CalleeConverted && A.ArgsMakeInitializerList) {
+    // g++ 12 rejects a braced list's backing array in a co_await expression
+    // ("array used as initializer"): the call (which only makes the lazy
+    // task) goes on the line before the await, as HoistBranches puts it.
+    std::string Name = Names.fresh("call");
+    BranchDecls.push_back("auto " + Name + " = " + Names.render(A.WithoutHandler) + ";");
+    return "std::move(" + Name + ")";
+  }
   if (A.CalleeConverted)
     return Names.render(A.WithoutHandler);
   return promisifyOpen(A.ValueType) + "[&](auto " + CallbackName + ") { " + Names.render(A.Prefix) + CallbackName +

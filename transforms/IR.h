@@ -174,6 +174,10 @@ struct AsyncCallNode : Node {
   /// The callee is an async function this run converts (it will return a
   /// task/promise/future); otherwise it is a leaf reached through promisify.
   bool CalleeConverted = false;
+  /// An argument other than the handler makes a std::initializer_list
+  /// (`f({a, b}, done)`): g++ 12 cannot compile one inside a co_await
+  /// expression, so the coroutine printers call a converted callee first.
+  bool ArgsMakeInitializerList = false;
   /// T of the callee's callback<T>; empty for callback<>.
   std::string ValueType;
   /// The callee's handler parameter takes an rvalue (by value, `const&` or a

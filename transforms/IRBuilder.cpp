@@ -375,6 +375,26 @@ std::optional<Text> Builder::textOf(SourceRange R) const {
   return textAt(Off->first, Off->second);
 }
 
+/// Whether \p S makes a std::initializer_list (a braced list passed where
+/// one is taken, `f({a, b})`, `std::vector<int>{a, b}`) outside any lambda
+/// body: its backing array is then a temporary of the expression.
+static bool makesInitializerList(const Stmt *S) {
+  if (!S)
+    return false;
+  if (isa<CXXStdInitializerListExpr>(S))
+    return true;
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    for (const Expr *Init : L->capture_inits())
+      if (makesInitializerList(Init))
+        return true;
+    return false; // the body is a function of its own
+  }
+  for (const Stmt *Child : S->children())
+    if (makesInitializerList(Child))
+      return true;
+  return false;
+}
+
 static Text concat(Text A, const Text &B) {
   unsigned Shift = static_cast<unsigned>(A.Source.size());
   A.Source += B.Source;
@@ -1183,6 +1203,9 @@ bool Builder::fillCallTexts(const CallExpr *C, const Expr *HandlerArg, AsyncCall
     QualType P = F->getParamDecl(F->getNumParams() - 1)->getType();
     return !P->isLValueReferenceType() || P.getNonReferenceType().isConstQualified();
   };
+  for (const Expr *Arg : A.Args)
+    if (Arg != HandlerArg)
+      N.ArgsMakeInitializerList |= makesInitializerList(Arg);
   const FunctionDecl *Callee = C->getDirectCallee();
   if (Callee) {
     N.CalleeConverted = Converted.count(Callee->getCanonicalDecl()) != 0;
