@@ -200,6 +200,16 @@ bool PathAnalyzer::isPartial(const FunctionModel &M, const Event &E, const ParmV
   return R.Complete && R.AnyDischarge && R.NotCalled.has_value();
 }
 
+bool PathAnalyzer::isFailureOnly(const FunctionModel &M, const Event &E, const ParmVarDecl *H) {
+  if (!E.Target || !E.Target->ErrorParam || InProgress.count({E.Target, H, 0}) || InProgress.count({E.Target, H, 1}))
+    return false;
+  const PathResult &Failed = walk(M, *E.Target, H, true);
+  if (!Failed.Complete || !Failed.AnyDischarge || Failed.NotCalled)
+    return false;
+  const PathResult &Succeeded = walk(M, *E.Target, H, false);
+  return Succeeded.Complete && !Succeeded.AnyDischarge;
+}
+
 const PathResult &PathAnalyzer::walk(const FunctionModel &M, const Callable &C, const ParmVarDecl *H,
                                      std::optional<bool> ErrorIs) {
   auto Key = std::make_tuple(&C, H, ErrorIs ? int(*ErrorIs) : -1);

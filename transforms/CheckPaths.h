@@ -87,6 +87,12 @@ public:
   /// on some paths but not all (a branch of a fan-out join).
   bool isPartial(const FunctionModel &M, const Event &E, const clang::ParmVarDecl *Handler);
 
+  /// Whether the lambda an event calls or passes on completes the handler
+  /// exactly when its error parameter is set (`[=](error err) { if (err)
+  /// return done(err); }`): partial, but guarded by nothing a join would
+  /// share (a counter, a flag), so two failures complete the handler twice.
+  bool isFailureOnly(const FunctionModel &M, const Event &E, const clang::ParmVarDecl *Handler);
+
   /// When the event completes the handler (TimingBits; 0 when unknown).
   unsigned timingOf(const FunctionModel &M, const Event &E, const clang::ParmVarDecl *Handler, unsigned Depth = 0);
 

@@ -131,7 +131,17 @@ std::vector<Finding> Checker::check(const FunctionDecl *FD, bool CompletionOnly)
     for (const auto &T : R.Twice) {
       const Event &First = R.Events[T.First], &Second = R.Events[T.Second];
       bool FirstPartial = Paths->isPartial(M, First, H), SecondPartial = Paths->isPartial(M, Second, H);
-      if (FirstPartial || SecondPartial) {
+      // A lambda that completes only on failure is no join branch: reached
+      // twice, or beside another completion, a failure completes twice. Its
+      // success path finishing without the handler is then not a finding
+      // of its own (the other completion is the one that counts).
+      const Callable *FailureOnly = nullptr;
+      for (const Event *E : {&First, &Second})
+        if (Paths->isFailureOnly(M, *E, H)) {
+          FailureOnly = E->Target;
+          Joins.insert(E->Target);
+        }
+      if (!FailureOnly && (FirstPartial || SecondPartial)) {
         if (FirstPartial)
           Joins.insert(First.Target);
         if (SecondPartial)
@@ -139,6 +149,10 @@ std::vector<Finding> Checker::check(const FunctionDecl *FD, bool CompletionOnly)
         continue;
       }
       Out.push_back(calledTwice(Second, H, T.Path));
+      if (FailureOnly)
+        Out.back().Notes.push_back({locOf(whereOf(*FailureOnly)), "this lambda completes " + quoted(H) +
+                                                               " whenever its error is set, guarded by no shared "
+                                                               "counter or flag: it is no branch of a join"});
     }
   }
 

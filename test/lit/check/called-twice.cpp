@@ -108,3 +108,31 @@ void generic_branch(int n, asyncshift::callback<> done) {
       },
       done);
 }
+
+// A continuation that completes the handler only when its error is set is no
+// join branch (nothing shared guards it): beside a completion of its own, a
+// failure completes the handler a second time.
+void failure_only_then_done(asyncshift::callback<> done) {
+  flush([=](asyncshift::error err) {
+    if (err)
+      return done(err);
+  });
+  done({});
+  // CHECK: :[[@LINE-1]]:3: error: handler 'done' may be called twice on this path [asyncshift-callback-called-twice]
+  // CHECK: :[[@LINE-6]]:3: note: 'done' already passed on here
+  // CHECK: :[[@LINE-7]]:9: note: this lambda completes 'done' whenever its error is set, guarded by no shared counter or flag: it is no branch of a join
+}
+
+// The same in a loop (found by a user trial): every failure completes again.
+void failure_only_in_loop(int n, asyncshift::callback<> done) {
+  for (int i = 0; i < n; ++i)
+    write_int(i, i, [=](asyncshift::error err) {
+      if (err)
+        return done(err);
+    });
+  // CHECK: :[[@LINE-4]]:5: error: handler 'done' may be called twice on this path: it is passed on again here [asyncshift-callback-called-twice]
+  // CHECK: :[[@LINE-5]]:21: note: this lambda completes 'done' whenever its error is set, guarded by no shared counter or flag: it is no branch of a join
+  done({});
+  // CHECK: :[[@LINE-1]]:3: error: handler 'done' may be called twice on this path [asyncshift-callback-called-twice]
+  // CHECK: :[[@LINE-8]]:21: note: this lambda completes 'done' whenever its error is set, guarded by no shared counter or flag: it is no branch of a join
+}
