@@ -460,10 +460,23 @@ bool ChainLowering::isLeafHead(const AsyncCallNode &A) const { return !A.Comb &&
 /// An operation a step returns starts after the step's lambda has returned,
 /// when its locals and parameters are gone: its start function captures by
 /// copy (mutable, so that a call on a copied local is what it was on the
-/// local; nothing reads the local after the call).
+/// local; nothing reads the local after the call). A local that cannot be
+/// copied (`std::unique_ptr`) is moved in instead: the step returns the
+/// operation at its end, so nothing reads the local after that either.
 std::string ChainLowering::leafHead(const AsyncCallNode &A, const std::string &MoreArgs, bool Operation) {
   const std::string Handler = A.HandlerTakesRvalue ? "std::move(" + CallbackName + ")" : CallbackName;
-  const std::string Start = Operation ? capture() + "(auto " + CallbackName + ") mutable { " : "[&](auto " + CallbackName + ") { ";
+  std::string Capture = capture();
+  if (Operation) {
+    std::set<VarId> Moved;
+    for (const Text *T : {&A.Prefix, &A.Suffix})
+      for (const Text::Ref &R : T->Refs)
+        if (F.Vars[R.Var].MoveOnly && Moved.insert(R.Var).second) {
+          const std::string Name = nameOf(R.Var);
+          if (Name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string::npos)
+            Capture.insert(Capture.size() - 1, ", " + Name + " = std::move(" + Name + ")");
+        }
+  }
+  const std::string Start = Operation ? Capture + "(auto " + CallbackName + ") mutable { " : "[&](auto " + CallbackName + ") { ";
   return (Operation ? promisifyOpen(A.ValueType) : S.make(A.ValueType)) + Start + text(A.Prefix) + Handler +
          text(A.Suffix) + "; }" + MoreArgs + ")";
 }
@@ -1139,13 +1152,17 @@ std::optional<PrintedFunction> ChainLowering::run() {
   for (VarId V : Hoisted) {
     const Var &X = F.Vars[V];
     if (X.IsReference || valueTypeOf(V).empty() || !X.Assignable) {
+      // A field of the per-call state is declared `T x{};` before the first
+      // step and assigned where the variable was declared.
+      std::string Why = X.IsReference ? "it is a reference (declare a copy instead)"
+                        : valueTypeOf(V).empty() || X.StateType.empty()
+                            ? "its type cannot be named before the steps (declared inside the function, or unnamed)"
+                            : "its type cannot be default-constructed and assigned";
       Finding Fd;
-      Fd.Id = ids::UnsupportedStatement;
-      Fd.Where = F.Where;
-      Fd.Message = "variable '" + X.Name +
-                   "' crosses continuations but cannot be kept in a per-call state (a reference, of a type "
-                   "declared inside the function or unnamed, or not default-constructible and assignable); cannot "
-                   "convert to this style (--style=coro and coro-values keep it in the coroutine frame)";
+      Fd.Id = ids::StateVariable;
+      Fd.Where = X.DeclRaw ? Loc{X.DeclRaw} : F.Where;
+      Fd.Message = "variable '" + X.Name + "' is read after a later wait, so this style keeps it in the call's state, but " +
+                   Why + "; cannot convert to this style (--style=coro and coro-values keep it in the coroutine frame)";
       Out.push_back(std::move(Fd));
       return std::nullopt;
     }

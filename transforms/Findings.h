@@ -46,6 +46,7 @@ inline constexpr const char *GenericContinuation = "asyncshift-generic-continuat
 inline constexpr const char *UnsupportedContinuation = "asyncshift-unsupported-continuation";
 inline constexpr const char *UnsupportedJoin = "asyncshift-unsupported-join";
 inline constexpr const char *UnsupportedStatement = "asyncshift-unsupported-statement";
+inline constexpr const char *StateVariable = "asyncshift-state-variable";
 inline constexpr const char *JoinCaptureModified = "asyncshift-join-capture-modified";
 inline constexpr const char *JoinType = "asyncshift-join-type";
 inline constexpr const char *ValueType = "asyncshift-value-type";

@@ -48,6 +48,11 @@ struct Var {
   /// A field of StateType can be default-constructed and assigned.
   bool Assignable = true;
   bool IsReference = false;
+  /// A class that cannot be copied (`std::unique_ptr<T>`): a lambda that
+  /// needs it later must move it in.
+  bool MoveOnly = false;
+  /// Where it is declared (none for a variable the tool made up).
+  unsigned DeclRaw = 0;
 };
 
 struct Splice;

@@ -462,6 +462,20 @@ static bool isAssignableField(QualType T, bool Assigned = true) {
   return true;
 }
 
+/// Is \p T a class that cannot be copied (a deleted or implicitly deleted
+/// copy constructor)?
+static bool isMoveOnly(QualType T) {
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition())
+    return false;
+  RD = RD->getDefinition();
+  for (const CXXConstructorDecl *C : RD->ctors())
+    if (C->isCopyConstructor())
+      return C->isDeleted();
+  return RD->defaultedCopyConstructorIsDeleted() || RD->hasUserDeclaredMoveConstructor() ||
+         RD->hasUserDeclaredMoveAssignment();
+}
+
 VarId Builder::varId(const ValueDecl *VD) {
   auto [It, Inserted] = VarIds.try_emplace(VD, static_cast<VarId>(F.Vars.size()));
   if (Inserted) {
@@ -472,6 +486,17 @@ VarId Builder::varId(const ValueDecl *VD) {
     // copy of it stands for it only when that is not another object's.
     const auto *BD = dyn_cast<BindingDecl>(VD);
     V.IsReference = BD ? bindsReference(BD) : VD->getType()->isReferenceType();
+    // A lambda's parameter taken by `const T&` or `T&&` (a continuation's
+    // value) names the value its callback passed, which nothing else changes
+    // while the continuation runs, and which a `[=]` capture copies: a value.
+    if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
+      const auto *M = dyn_cast<CXXMethodDecl>(P->getDeclContext());
+      QualType T = P->getType();
+      if (M && M->getParent()->isLambda() &&
+          (T->isRValueReferenceType() || (T->isLValueReferenceType() && T.getNonReferenceType().isConstQualified())))
+        V.IsReference = false;
+    }
+    V.DeclRaw = VD->getLocation().getRawEncoding();
     QualType Plain = VD->getType().getNonReferenceType();
     const CXXRecordDecl *RD = Plain->getAsCXXRecordDecl();
     // A type declared inside the function cannot be named by the chain
@@ -492,6 +517,7 @@ VarId Builder::varId(const ValueDecl *VD) {
       }
     }
     V.Assignable = isAssignableField(Plain.getUnqualifiedType()) && !V.StateType.empty();
+    V.MoveOnly = !V.IsReference && isMoveOnly(Plain);
     F.Vars.push_back(std::move(V));
   }
   return It->second;

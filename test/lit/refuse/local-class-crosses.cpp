@@ -11,7 +11,6 @@
 // RUN: %gxx %t.coro.cpp && %clangxx %t.coro.cpp
 #include "ops.h"
 
-// CHECK: :[[@LINE+1]]:6: error: variable 'p' crosses continuations but cannot be kept in a per-call state (a reference, of a type declared inside the function or unnamed, or not default-constructible and assignable); cannot convert to this style (--style=coro and coro-values keep it in the coroutine frame) [asyncshift-unsupported-statement]
 void corner(int key, asyncshift::callback<int> done) {
   read_int(key, [=](asyncshift::error err, int v) {
     if (err)
@@ -19,6 +18,7 @@ void corner(int key, asyncshift::callback<int> done) {
     struct point {
       int x, y;
     };
+    // CHECK: :[[@LINE+1]]:11: error: variable 'p' is read after a later wait, so this style keeps it in the call's state, but its type cannot be named before the steps (declared inside the function, or unnamed); cannot convert to this style (--style=coro and coro-values keep it in the coroutine frame) [asyncshift-state-variable]
     point p{v, v + 1};
     write_int(key, v, [=](asyncshift::error err) {
       if (err)
