@@ -12,6 +12,8 @@
 #include "Printer.h"
 
 #include "clang/AST/ASTConsumer.h"
+#include "clang/Basic/LangStandard.h"
+#include "clang/Driver/Options.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
@@ -19,6 +21,7 @@
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Option/ArgList.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -76,6 +79,7 @@ cl::opt<std::string> FallbackStyleOpt("fallback-style",
                                       cl::init("LLVM"), cl::cat(Category));
 
 void error(const llvm::Twine &Message) { llvm::errs() << "asyncshift: error: " << Message << "\n"; }
+void warning(const llvm::Twine &Message) { llvm::errs() << "asyncshift: warning: " << Message << "\n"; }
 
 /// Writes \p Content to \p Path through a temporary file in the same directory.
 bool writeAtomically(const std::string &Path, const std::string &Content) {
@@ -167,11 +171,22 @@ private:
 class Action : public ASTFrontendAction {
 public:
   explicit Action(RunState &State) : State(State) {}
-  bool BeginSourceFileAction(CompilerInstance &) override {
+  bool BeginSourceFileAction(CompilerInstance &CI) override {
     // A precompiled header or AST file is loaded, not parsed: nothing to rewrite.
     if (getCurrentFileKind().getFormat() != InputKind::Source)
       return false;
-    State.Started[realPath(getCurrentFile())] = true;
+    const std::string Path = realPath(getCurrentFile());
+    State.Started[Path] = true;
+    // The runtime's headers and every generated style are C++20: an older
+    // standard fails inside the headers with a screen of unrelated errors.
+    const LangOptions &LO = CI.getLangOpts();
+    if (!LO.CPlusPlus20) {
+      const LangStandard &Std = LangStandard::getLangStandardForKind(LO.LangStd);
+      error("'" + getCurrentFile() + "' is compiled as " + Std.getName() +
+            "; asyncshift and its runtime need C++20 (add -std=c++20 to the compile command, or after --)");
+      State.Failed[Path] = true;
+      return false;
+    }
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
@@ -190,6 +205,39 @@ public:
 private:
   RunState &State;
 };
+
+/// Drops the arguments clang's driver does not know (a g++-only flag in a
+/// compile_commands.json, `-fconcepts-diagnostics-depth=3`), with one warning
+/// each per run: clang would report each as an error of its own, with no
+/// file or tool named, and still parse the file.
+ArgumentsAdjuster dropUnknownArguments(std::set<std::string> &Warned) {
+  return [&Warned](const CommandLineArguments &Args, StringRef File) {
+    if (Args.size() < 2)
+      return Args;
+    std::vector<const char *> Argv;
+    for (std::size_t I = 1; I < Args.size(); ++I)
+      Argv.push_back(Args[I].c_str());
+    unsigned MissingIndex = 0, MissingCount = 0;
+    llvm::opt::InputArgList List =
+        clang::driver::getDriverOptTable().ParseArgs(Argv, MissingIndex, MissingCount);
+    std::set<std::string> Unknown;
+    for (const llvm::opt::Arg *A : List.filtered(clang::driver::options::OPT_UNKNOWN))
+      Unknown.insert(A->getSpelling().str());
+    if (Unknown.empty())
+      return Args;
+    CommandLineArguments Out{Args.front()};
+    for (std::size_t I = 1; I < Args.size(); ++I) {
+      if (!Unknown.count(Args[I])) {
+        Out.push_back(Args[I]);
+        continue;
+      }
+      if (Warned.insert(Args[I]).second)
+        warning("ignoring '" + Args[I] + "' in the compile command of '" + File +
+                "': clang does not know this flag (a compiler-specific option)");
+    }
+    return Out;
+  };
+}
 
 /// The runtime headers next to the installed tool, or in the source tree.
 std::string runtimeIncludeDir(const char *Argv0) {
@@ -345,8 +393,10 @@ int asyncshiftMain(int Argc, const char **Argv) {
   llvm::CrashRecoveryContext::Enable();
   bool AnyFailed = false;
   std::set<std::string> Crashed;
+  std::set<std::string> WarnedUnknown;
   for (const std::string &S : Sources) {
     ClangTool Tool(Parser->getCompilations(), {S});
+    Tool.appendArgumentsAdjuster(dropUnknownArguments(WarnedUnknown));
     Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
         "-resource-dir=" ASYNCSHIFT_CLANG_RESOURCE_DIR, ArgumentInsertPosition::BEGIN));
     Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster("-Wno-unknown-warning-option", ArgumentInsertPosition::END));
