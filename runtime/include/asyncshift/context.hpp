@@ -7,6 +7,8 @@
 // execution around; the trace and the error injection read it from here.
 #pragma once
 
+#include "asyncshift/detail/cxx20.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <unordered_map>

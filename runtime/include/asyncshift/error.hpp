@@ -6,6 +6,8 @@
 // on a worker thread and read on the loop thread).
 #pragma once
 
+#include "asyncshift/detail/cxx20.hpp"
+
 #include <atomic>
 #include <cstdint>
 #include <exception>

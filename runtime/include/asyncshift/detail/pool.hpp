@@ -12,6 +12,8 @@
 // compiles them out (memory_stats_enabled).
 #pragma once
 
+#include "asyncshift/detail/cxx20.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
