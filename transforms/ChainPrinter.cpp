@@ -30,6 +30,8 @@
 #include "Analysis.h"
 #include "Printer.h"
 
+#include "clang/Basic/CharInfo.h"
+
 #include <cassert>
 #include <cstring>
 #include <deque>
@@ -472,7 +474,7 @@ std::string ChainLowering::leafHead(const AsyncCallNode &A, const std::string &M
       for (const Text::Ref &R : T->Refs)
         if (F.Vars[R.Var].MoveOnly && Moved.insert(R.Var).second) {
           const std::string Name = nameOf(R.Var);
-          if (Name.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_") == std::string::npos)
+          if (clang::isValidAsciiIdentifier(Name)) // not a state field (`state->x`): that is shared already
             Capture.insert(Capture.size() - 1, ", " + Name + " = std::move(" + Name + ")");
         }
   }
