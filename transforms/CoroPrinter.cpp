@@ -189,8 +189,9 @@ private:
   /// Async calls whose continuation only passes their outcome to a join: they
   /// take the join's error handling.
   std::map<const AsyncCallNode *, unsigned> Forwarders;
-  /// Declarations of when_all branch lambdas made for the await being
-  /// lowered, which go on the lines before it (see HoistBranches).
+  /// Declarations made for the await being lowered, which go on the lines
+  /// before it (see HoistBranches): when_all branch lambdas, and the task of
+  /// a converted call given a braced list (awaitable()).
   std::vector<std::string> BranchDecls;
   bool Failed = false;
 };

@@ -462,6 +462,12 @@ static bool isAssignableField(QualType T, bool Assigned = true) {
   return true;
 }
 
+/// Can a parameter of type \p T be given an rvalue (by value, `const T&`,
+/// `T&&`)?
+static bool bindsRvalue(QualType T) {
+  return !T->isLValueReferenceType() || T.getNonReferenceType().isConstQualified();
+}
+
 /// Is \p T a class that cannot be copied (a deleted or implicitly deleted
 /// copy constructor)?
 static bool isMoveOnly(QualType T) {
@@ -491,9 +497,7 @@ VarId Builder::varId(const ValueDecl *VD) {
     // while the continuation runs, and which a `[=]` capture copies: a value.
     if (const auto *P = dyn_cast<ParmVarDecl>(VD)) {
       const auto *M = dyn_cast<CXXMethodDecl>(P->getDeclContext());
-      QualType T = P->getType();
-      if (M && M->getParent()->isLambda() &&
-          (T->isRValueReferenceType() || (T->isLValueReferenceType() && T.getNonReferenceType().isConstQualified())))
+      if (M && M->getParent()->isLambda() && bindsRvalue(P->getType()))
         V.IsReference = false;
     }
     V.DeclRaw = VD->getLocation().getRawEncoding();
@@ -1226,8 +1230,7 @@ bool Builder::fillCallTexts(const CallExpr *C, const Expr *HandlerArg, AsyncCall
       F = T->getTemplatedDecl();
     if (F->getNumParams() == 0 || F->isVariadic())
       return false;
-    QualType P = F->getParamDecl(F->getNumParams() - 1)->getType();
-    return !P->isLValueReferenceType() || P.getNonReferenceType().isConstQualified();
+    return bindsRvalue(F->getParamDecl(F->getNumParams() - 1)->getType());
   };
   for (const Expr *Arg : A.Args)
     if (Arg != HandlerArg)
