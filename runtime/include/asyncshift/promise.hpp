@@ -242,6 +242,15 @@ public:
   }
   /// Nobody but the caller can read the outcome: it may be moved.
   bool unique() const noexcept { return this->refs == 1; }
+  /// The caller may move the value out: nobody else can read it, or it
+  /// cannot be copied (a move-only value goes to its first reader, even while
+  /// a handle is still held; a second reader would find it moved from).
+  bool may_take_value() const noexcept {
+    if constexpr (copyable_v<value_type>)
+      return unique();
+    else
+      return true;
+  }
   bool pending() const noexcept { return status == outcome_status::pending; }
 
   /// The state that settles for this one: itself, or the end of its alias chain.
@@ -290,14 +299,13 @@ public:
   /// no other reader.
   void settle_from(promise_state& src) {
     if (src.status == outcome_status::fulfilled) {
-      if constexpr (std::is_void_v<T> || std::is_copy_constructible_v<value_type>) {
+      if constexpr (copyable_v<value_type>) {
         if (src.unique())
           fulfill(std::move(src.value));
         else
           fulfill(std::as_const(src.value));
       } else {
-        assert(src.unique() && "a move-only value read by more than one reaction");
-        fulfill(std::move(src.value));
+        fulfill(std::move(src.value)); // may_take_value: to its first reader
       }
     } else {
       reject(src.unique() ? std::move(src.err) : error(src.err));
@@ -587,7 +595,7 @@ private:
       drop_handlers();
       pass_on(src);
     } else {
-      run([&]() -> decltype(auto) { return invoke_with_value<T>(room_.handlers.h.on_value, src.value, src.unique()); });
+      run([&]() -> decltype(auto) { return invoke_with_value<T>(room_.handlers.h.on_value, src.value, src.may_take_value()); });
     }
   }
 
@@ -709,12 +717,7 @@ ASYNCSHIFT_INLINE void deliver_settled(promise_state<T>* src, callback_t<T>& cb)
       cb({});
     } else {
       T v = [&]() -> T {
-        if constexpr (std::is_copy_constructible_v<T>) {
-          return src->unique() ? T(std::move(src->value)) : T(std::as_const(src->value));
-        } else {
-          assert(src->unique() && "a move-only value read by more than one reaction");
-          return T(std::move(src->value));
-        }
+        return take_or_copy(src->value, src->may_take_value());
       }();
       src->release();
       cb({}, std::move(v));
@@ -874,7 +877,7 @@ private:
       if constexpr (values_in_slots)
         ::new (static_cast<void*>(slots_.get() + i)) T(src.value); // the slot has fired: its bytes are free
       else if constexpr (!std::is_void_v<T>)
-        values_.set(i, src.unique() ? T(std::move(src.value)) : T(std::as_const(src.value)));
+        values_.set(i, take_or_copy(src.value, src.may_take_value()));
       if (--remaining_ == 0 && this->pending()) {
         if constexpr (std::is_void_v<T>) {
           this->fulfill();
@@ -888,7 +891,7 @@ private:
       if constexpr (std::is_void_v<T>)
         settled_[i] = ok ? error{} : error(src.err);
       else if (ok)
-        settled_[i] = result<T>(error{}, src.unique() ? T(std::move(src.value)) : T(std::as_const(src.value)));
+        settled_[i] = result<T>(error{}, take_or_copy(src.value, src.may_take_value()));
       else
         settled_[i] = result<T>(error(src.err));
       if (--remaining_ == 0) this->fulfill(std::move(settled_));
@@ -944,13 +947,13 @@ public:
       if constexpr (std::is_void_v<T>)
         return ok ? error{} : error(s.err);
       else if (ok)
-        return result<T>(error{}, s.unique() ? T(std::move(s.value)) : T(std::as_const(s.value)));
+        return result<T>(error{}, take_or_copy(s.value, s.may_take_value()));
       else
         return result<T>(error(s.err));
     } else {
       if (!ok) [[unlikely]]
         throw_error(s.err);
-      if constexpr (!std::is_void_v<T>) return s.unique() ? T(std::move(s.value)) : T(std::as_const(s.value));
+      if constexpr (!std::is_void_v<T>) return take_or_copy(s.value, s.may_take_value());
     }
   }
 
@@ -1309,6 +1312,14 @@ promise<settled_t<T>> settle(const promise<T>& p) {
     return p.then([] { return error{}; }, [](error e) { return e; });
   else
     return p.then([](T&& v) { return result<T>(error{}, std::move(v)); }, [](error e) { return result<T>(std::move(e)); });
+}
+
+/// As above, for a promise nobody else holds (`co_await settle(make_promise<T>(...))`):
+/// its handle goes before the value arrives, so a move-only value moves.
+template <class T>
+promise<settled_t<T>> settle(promise<T>&& p) {
+  const promise<T> last = std::move(p);
+  return settle(last);
 }
 
 /// The unhandled rejections the current loop has reported.

@@ -206,7 +206,7 @@ private:
     if constexpr (std::is_void_v<result_type>)
       cb({});
     else
-      cb({}, result_type(std::as_const(this->value)));
+      cb({}, take_or_copy(this->value, this->may_take_value()));
   }
 
   /// The value of step I (none for void) has arrived: handler I runs with it
@@ -324,14 +324,13 @@ private:
       return this->template fail_chain_dropping<Lent>(src.unique() ? std::move(src.err) : error(src.err));
     if constexpr (std::is_void_v<T>) {
       arrive_from_loop<I, Lent>();
-    } else if constexpr (std::is_copy_constructible_v<T>) {
+    } else if constexpr (copyable_v<T>) {
       if (src.unique())
         arrive_from_loop<I, Lent>(std::move(src.value));
       else
         arrive_from_loop<I, Lent>(std::as_const(src.value));
     } else {
-      assert(src.unique() && "a move-only value read by more than one reaction");
-      arrive_from_loop<I, Lent>(std::move(src.value));
+      arrive_from_loop<I, Lent>(std::move(src.value)); // may_take_value: to its first reader
     }
   }
 
@@ -355,7 +354,7 @@ private:
       src->release();
       self->template run_handler<I, true>();
     } else {
-      T v = src->unique() ? T(std::move(src->value)) : T(src->value);
+      T v = take_or_copy(src->value, src->may_take_value());
       src->release();
       self->template run_handler<I, true>(std::move(v));
     }

@@ -7,10 +7,13 @@
 #include <cassert>
 
 #include "asyncshift/error.hpp"
+#include "asyncshift/result.hpp"
 
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <optional>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -30,6 +33,42 @@ enum class outcome_status : std::uint8_t {
   /// The outcome was moved out to the one consumer (futures only).
   taken,
 };
+
+/// Whether a settled value can be copied for a second reader. A standard
+/// container says it is copy-constructible whatever its elements are (its
+/// copy constructor is not constrained), so `std::vector<std::unique_ptr<U>>`
+/// passes `std::is_copy_constructible` and then fails to compile when
+/// copied: look at the elements too (and into pairs, tuples and optionals,
+/// which a map's elements are, and into a settled result).
+template <class T, class = void>
+struct copyable : std::is_copy_constructible<T> {};
+template <class T>
+struct copyable<T, std::void_t<typename T::value_type, typename T::allocator_type>>
+    : std::bool_constant<std::is_copy_constructible_v<T> && copyable<std::remove_cv_t<typename T::value_type>>::value> {};
+template <class A, class B>
+struct copyable<std::pair<A, B>> : std::bool_constant<copyable<std::remove_cv_t<A>>::value && copyable<std::remove_cv_t<B>>::value> {};
+template <class... U>
+struct copyable<std::tuple<U...>> : std::bool_constant<(copyable<std::remove_cv_t<U>>::value && ...)> {};
+template <class U>
+struct copyable<std::optional<U>> : copyable<std::remove_cv_t<U>> {};
+template <class U>
+struct copyable<result<U>> : copyable<U> {};
+template <class T>
+inline constexpr bool copyable_v = copyable<T>::value;
+
+/// The value of a settled \p v for one reader: moved out when nobody else
+/// can read it (\p may_move), copied otherwise. A move-only value is always
+/// moved: it has one reader (a future's continuation, or a promise's first).
+template <class T>
+T take_or_copy(T& v, bool may_move) {
+  if constexpr (copyable_v<T>) {
+    if (may_move) return T(std::move(v));
+    return T(std::as_const(v));
+  } else {
+    (void)may_move; // promise_state::may_take_value: true for a move-only value
+    return T(std::move(v));
+  }
+}
 
 /// Handlers are called with a value if they take one; a handler of a
 /// non-void operation may also take nothing and ignore it.
@@ -66,10 +105,17 @@ value_result_t<T, F> invoke_with_value(F& f, stored_t<T>& v, bool may_move) {
     (void)may_move;
     return f();
   } else if constexpr (std::is_invocable_v<F&, T&&> && std::is_invocable_v<F&, const T&>) {
-    if (may_move) return f(std::move(v));
-    return f(std::as_const(v));
+    if constexpr (copyable_v<T>) {
+      if (may_move) return f(std::move(v));
+      return f(std::as_const(v));
+    } else {
+      // By value or by const reference: a by-value parameter would copy.
+      assert(may_move && "a move-only value read by more than one reaction");
+      (void)may_move;
+      return f(std::move(v));
+    }
   } else if constexpr (std::is_invocable_v<F&, T&&>) {
-    if constexpr (std::is_copy_constructible_v<T>) {
+    if constexpr (copyable_v<T>) {
       if (may_move) return f(std::move(v));
       return f(T(std::as_const(v)));
     } else {
@@ -80,7 +126,7 @@ value_result_t<T, F> invoke_with_value(F& f, stored_t<T>& v, bool may_move) {
       return f(std::move(v));
     }
   } else if constexpr (std::is_invocable_v<F&, T&>) {
-    if constexpr (std::is_copy_constructible_v<T>) {
+    if constexpr (copyable_v<T>) {
       if (may_move) return f(v);
       T copy(std::as_const(v));
       return f(copy);
