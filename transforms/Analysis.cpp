@@ -3,6 +3,8 @@
 #include "Analysis.h"
 
 #include <algorithm>
+#include <map>
+#include <set>
 
 #include <cassert>
 
@@ -221,6 +223,126 @@ private:
 void checkCompletionPaths(const AsyncFunction &F, std::vector<Finding> &Out) {
   PathChecker C(F, Out);
   C.checkBody(F.Body, F.Where, ("async function '" + F.Name + "'").c_str());
+}
+
+// ---- Values read with an error ---------------------------------------------------
+
+namespace {
+
+class ValueWithErrorReads {
+public:
+  ValueWithErrorReads(const AsyncFunction &F, std::vector<Finding> &Out) : F(F), Out(Out) {}
+
+  /// \p Failing: the error variables known to hold a failure here.
+  void walk(const Block &B, const std::set<VarId> &Failing) {
+    std::set<VarId> Here = Failing;
+    for (const NodePtr &N : B) {
+      walk(*N, Here);
+      // `if (!err) return ...;`: what follows runs only with err set.
+      if (const auto *I = dyn<IfNode>(N.get()); I && I->Test.Err != NoVar && I->Test.Negated && returns(I->Then))
+        Here.insert(I->Test.Err);
+    }
+  }
+
+private:
+  void walk(const Node &N, const std::set<VarId> &Failing) {
+    switch (N.Kind) {
+    case NodeKind::If: {
+      const auto &I = static_cast<const IfNode &>(N);
+      if (reads(I.Cond, Failing, N))
+        return;
+      std::set<VarId> Then = Failing, Else = Failing;
+      if (I.Test.Err != NoVar)
+        (I.Test.Negated ? Else : Then).insert(I.Test.Err);
+      walk(I.Then, Then);
+      walk(I.Else, Else);
+      return;
+    }
+    case NodeKind::AsyncCall: {
+      const auto &A = static_cast<const AsyncCallNode &>(N);
+      if (reads(A.Prefix, Failing, N) || reads(A.Suffix, Failing, N))
+        return;
+      if (A.Comb)
+        walk(A.Comb->Body, Failing);
+      if (!A.CalleeConverted && A.Cont.Err != NoVar && A.Cont.Value != NoVar)
+        ValueOf[A.Cont.Err] = A.Cont.Value;
+      walk(A.Cont.Body, Failing);
+      return;
+    }
+    case NodeKind::ContDef:
+      walk(static_cast<const ContDefNode &>(N).Cont.Body, Failing);
+      return;
+    case NodeKind::Loop:
+      walk(static_cast<const LoopNode &>(N).Body, Failing);
+      return;
+    default:
+      for (VarId E : Failing)
+        if (auto It = ValueOf.find(E); It != ValueOf.end() && references(N, It->second) && !forwards(N, E, It->second))
+          return report(It->second, E, N);
+      return;
+    }
+  }
+
+  /// The block's last statement returns.
+  static bool returns(const Block &B) {
+    if (B.empty())
+      return false;
+    const Node *L = B.back().get();
+    if (const auto *C = dyn<CompleteNode>(L))
+      return C->IsReturn;
+    if (const auto *J = dyn<JumpNode>(L))
+      return J->IsReturn;
+    if (const auto *A = dyn<AsyncCallNode>(L))
+      return A->IsReturn;
+    if (const auto *R = dyn<RecurNode>(L))
+      return R->IsReturn;
+    return L->Kind == NodeKind::Return;
+  }
+
+  /// `done(err, v)` or `next(err, v)`: the value passed on with its own error,
+  /// as the callback convention's default one (IRBuilder's isForwardedValue).
+  static bool forwards(const Node &N, VarId E, VarId V) {
+    auto Just = [V](const Text &T) {
+      return T.Refs.size() == 1 && T.Refs[0].Var == V && T.Refs[0].Offset == 0 && T.Refs[0].Length == T.Source.size();
+    };
+    if (const auto *C = dyn<CompleteNode>(&N))
+      return C->Err.Var == E && Just(C->Value);
+    if (const auto *J = dyn<JumpNode>(&N))
+      return J->Err.Var == E && Just(J->Value);
+    return false;
+  }
+
+  bool reads(const Text &T, const std::set<VarId> &Failing, const Node &At) {
+    for (VarId E : Failing)
+      if (auto It = ValueOf.find(E); It != ValueOf.end() && T.references(It->second)) {
+        report(It->second, E, At);
+        return true;
+      }
+    return false;
+  }
+
+  void report(VarId V, VarId E, const Node &At) {
+    Finding Fd;
+    Fd.Id = ids::ValueReadWithError;
+    Fd.Where = At.Where;
+    Fd.IsWarning = true;
+    Fd.Message = "'" + F.Vars[V].Name + "' is read here where '" + F.Vars[E].Name +
+                 "' is set: converted, it holds a default value here (a failing operation passes its error "
+                 "alone, `cb(err)`); a value this operation passes with its error is lost, since a rejected "
+                 "promise, a failed future, an exception and a settled result carry only the error";
+    Out.push_back(std::move(Fd));
+  }
+
+  const AsyncFunction &F;
+  std::vector<Finding> &Out;
+  /// A leaf operation's error variable, and the value that came with it.
+  std::map<VarId, VarId> ValueOf;
+};
+
+} // namespace
+
+void checkValuesReadWithError(const AsyncFunction &F, std::vector<Finding> &Out) {
+  ValueWithErrorReads(F, Out).walk(F.Body, {});
 }
 
 // ---- Joins -------------------------------------------------------------------------

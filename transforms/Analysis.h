@@ -28,6 +28,18 @@ namespace asyncshift {
 /// runs statements after it (or after an async call that takes over the path).
 void checkCompletionPaths(const AsyncFunction &F, std::vector<Finding> &Out);
 
+/// Appends a warning for every read of a leaf operation's value on a path
+/// where its error is known to be set (`if (err) log(v);`,
+/// `if (err) return done(err, "partial:" + v);`). By the callback convention
+/// (SPEC §3) a failing operation passes its error alone and the value is a
+/// default one, which is what the converted code reads there; an operation
+/// that passes a value with its error (`cb(error("HTTP 503"), body)`) loses
+/// it, since no converted style carries one (a rejected promise, a failed
+/// future, an exception and a settled result hold only the error). Passing
+/// it on with its own error (`done(err, v)`) is not reported, nor is a
+/// converted callee's value (a default with an error in either form).
+void checkValuesReadWithError(const AsyncFunction &F, std::vector<Finding> &Out);
+
 /// Makes every join structured: `if (c) { ...; return next(...); } rest`
 /// becomes `if (c) { ... } else { rest }` when the `if` arm jumps to a named
 /// continuation, so the paths that reach a join always meet right after one

@@ -468,8 +468,14 @@ FileResult Rewriter::run() {
     }
     for (const Finding &F : Findings)
       report(Ctx.getDiagnostics(), F);
-    if (!Findings.empty())
+    if (!Findings.empty()) {
       Failed = true;
+    } else if (IR && Request.Printer) {
+      std::vector<Finding> Caveats;
+      checkValuesReadWithError(*IR, Caveats);
+      for (const Finding &F : Caveats)
+        report(Ctx.getDiagnostics(), F);
+    }
   }
 
   if (Request.Printer) {

@@ -63,6 +63,7 @@ inline constexpr const char *DanglingCapture = "asyncshift-dangling-capture";
 inline constexpr const char *MixedSyncAsync = "asyncshift-mixed-sync-async";
 // Warnings of the rewriter: the file is converted, with a caveat.
 inline constexpr const char *SyncCompletionReordered = "asyncshift-sync-completion-reordered";
+inline constexpr const char *ValueReadWithError = "asyncshift-value-read-with-error";
 } // namespace ids
 
 struct FindingNote {

@@ -214,10 +214,8 @@ void task_promise<T>::deliver_detached() noexcept {
   if constexpr (std::is_same_v<T, error>) {
     cb(std::move(value));
   } else if constexpr (is_result<T>::value) {
-    if (value.err)
-      cb(std::move(value.err));
-    else
-      cb({}, std::move(value.value));
+    // A value that came with an error goes with it, as `done(err, v)` gave it.
+    cb(std::move(value.err), std::move(value.value));
   } else {
     cb({}, std::move(value));
   }

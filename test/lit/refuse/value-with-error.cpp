@@ -17,12 +17,12 @@
 void partial(int key, asyncshift::callback<std::string> done) {
   fetch(std::to_string(key), [=](asyncshift::error err, std::string body) {
     // CHECK: :[[@LINE+1]]:21: error: the handler gets an error and a value here, and the caller may read that value; {{.*}} [asyncshift-value-with-error]
-    if (err) return done(err, "partial:" + body);
+    if (err) return done(err, "partial:" + std::to_string(key));
     done({}, body);
   });
 }
 // VALUES-LABEL: asyncshift::task<asyncshift::result<std::string>> partial(int key) {
-// VALUES: return {err, "partial:" + body};
+// VALUES: return {err, "partial:" + std::to_string(key)};
 
 // These convert in every style.
 void forwarded(int key, asyncshift::callback<int> done) {

@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 using namespace asyncshift;
 
 namespace {
@@ -148,6 +150,19 @@ TEST(task, values_style_tasks_deliver_their_error_value_to_a_callback) {
     got = v;
   });
   EXPECT_EQ(got, 5);
+}
+
+TEST(task, a_values_style_task_delivers_a_value_that_comes_with_its_error) {
+  // coro-values prints `done(err, "partial")` as `co_return {err, "partial"};`:
+  // the callback gets both, as the original's caller did (the value was dropped).
+  auto partial = []() -> task<result<std::string>> { co_return {error("503"), "partial"}; };
+  std::string msg, got;
+  start(partial(), [&](error e, std::string v) {
+    msg = e.message();
+    got = v;
+  });
+  EXPECT_EQ(msg, "503");
+  EXPECT_EQ(got, "partial");
 }
 
 TEST(task, frames_come_from_the_pool_and_are_returned) {
