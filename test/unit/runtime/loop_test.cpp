@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -167,6 +169,46 @@ TEST(loop, real_clock_waits_for_timers) {
   l.run();
   EXPECT_TRUE(fired);
   EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(19));
+}
+
+// A timer counts from when it is scheduled, not from the start of the turn
+// (or the loop's construction): it did fire at once after 30 ms of work.
+// Only lower bounds: a slow machine makes these later, never earlier.
+TEST(loop, a_real_clock_timer_counts_from_when_it_is_scheduled) {
+  using std::chrono::milliseconds;
+  using std::chrono::steady_clock;
+  loop l(clock_kind::real);
+  std::this_thread::sleep_for(milliseconds(30)); // work before run()
+  auto set_at = steady_clock::now();
+  steady_clock::duration before_run{}, in_turn{};
+  l.set_timeout(20'000'000, [&] { before_run = steady_clock::now() - set_at; });
+  l.run();
+  l.set_timeout(0, [&] {
+    std::this_thread::sleep_for(milliseconds(30)); // work earlier in the turn
+    auto t = steady_clock::now();
+    l.set_timeout(20'000'000, [&, t] { in_turn = steady_clock::now() - t; });
+  });
+  l.run();
+  EXPECT_GE(before_run, milliseconds(20));
+  EXPECT_GE(in_turn, milliseconds(20));
+}
+
+// A turn that always finds ready work still lets due timers run.
+TEST(loop, a_busy_loop_still_comes_to_its_timers) {
+  loop l(clock_kind::real);
+  struct again : asyncshift::detail::runnable {
+    loop* l = nullptr;
+    bool fired = false;
+  } n;
+  n.l = &l;
+  n.run = [](asyncshift::detail::runnable* self) { // posts itself again until the timer fired
+    auto* me = static_cast<again*>(self);
+    if (!me->fired) me->l->post(me);
+  };
+  l.set_timeout(5'000'000, [&] { n.fired = true; });
+  l.post(&n);
+  l.run(); // never returned: the ready queue was never empty, so the clock was never read again
+  EXPECT_TRUE(n.fired);
 }
 
 TEST(loop, work_completed_on_another_thread_resumes_on_the_loop) {
