@@ -17,6 +17,7 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
@@ -402,6 +403,10 @@ int asyncshiftMain(int Argc, const char **Argv) {
     Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster("-Wno-unknown-warning-option", ArgumentInsertPosition::END));
     if (!Runtime.empty())
       Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(("-idirafter" + Runtime).c_str(), ArgumentInsertPosition::END));
+    // Every finding: clang stops after 20 errors by default, and the
+    // checker's findings are errors.
+    if (CheckOpt)
+      Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster("-ferror-limit=0", ArgumentInsertPosition::END));
     int ToolStatus = 0;
     llvm::CrashRecoveryContext CRC;
     if (!CRC.RunSafely([&] { ToolStatus = Tool.run(&F); })) {
@@ -441,7 +446,16 @@ int asyncshiftMain(int Argc, const char **Argv) {
     } else if (!OutDirOpt.empty()) {
       Target = OutDirTarget(S);
     } else if (InPlaceOpt) {
-      Target = S;
+      // Through a symbolic link to the file it names (renaming over the link
+      // would replace the link and leave its target as it was).
+      Target = realPath(S);
+      // Unchanged: not even the modification time, so nothing rebuilds.
+      if (auto Old = llvm::MemoryBuffer::getFile(Target); Old && (*Old)->getBuffer() == R.NewCode)
+        continue;
+      llvm::sys::fs::file_status Status;
+      if (!llvm::sys::fs::status(Target, Status) && Status.getLinkCount() > 1)
+        warning("'" + S + "' has " + llvm::Twine(Status.getLinkCount() - 1) +
+                " other hard link(s); the file is replaced (atomically), so they keep the old contents");
     }
     if (Target.empty()) {
       llvm::outs() << R.NewCode;
