@@ -89,13 +89,20 @@ function(asyncshift_rewrite out_var)
   set(depfile "${output}.d")
 
   # One command per output: a second request for the same file (another
-  # target wanting the same rewrite) gets the first one's file.
-  get_property(seen DIRECTORY PROPERTY ASYNCSHIFT_REWRITTEN_OUTPUTS)
-  if(output IN_LIST seen)
+  # target wanting the same rewrite) gets the first one's file. Another
+  # source with the same name would get it too, and build the wrong code:
+  # that is an error.
+  get_property(rewritten_from GLOBAL PROPERTY "ASYNCSHIFT_REWRITTEN_FROM_${output}" SET)
+  if(rewritten_from)
+    get_property(first GLOBAL PROPERTY "ASYNCSHIFT_REWRITTEN_FROM_${output}")
+    if(NOT first STREQUAL source)
+      message(FATAL_ERROR "asyncshift_rewrite: ${first} and ${source} would both be rewritten to ${output}; "
+                          "give one of them its own OUTPUT_DIRECTORY")
+    endif()
     set(${out_var} "${output}" PARENT_SCOPE)
     return()
   endif()
-  set_property(DIRECTORY APPEND PROPERTY ASYNCSHIFT_REWRITTEN_OUTPUTS "${output}")
+  set_property(GLOBAL PROPERTY "ASYNCSHIFT_REWRITTEN_FROM_${output}" "${source}")
 
   # The parser's flags. Each list becomes one -I/-D per element, and nothing
   # at all when it is empty.

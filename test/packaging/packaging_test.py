@@ -337,6 +337,34 @@ def cmd_build_flags(env):
     check(os.path.exists(os.path.join(build, "asyncshift", "flags", "flags.coro.cpp")), "no rewrite written")
 
 
+SAME_NAME_PROJECT = """cmake_minimum_required(VERSION 3.25)
+project(same_name LANGUAGES CXX)
+find_package(asyncshift CONFIG REQUIRED)
+asyncshift_rewrite(first SOURCE a/util.cpp STYLE coro)
+asyncshift_rewrite(again SOURCE a/util.cpp STYLE coro)
+asyncshift_rewrite(second SOURCE b/util.cpp STYLE coro)
+"""
+
+
+def cmd_same_name(env):
+    """Two sources with one name and no OUTPUT_DIRECTORY: a configure error (the second got the first's file)."""
+    src = os.path.join(env.work, "same-name")
+    build = src + "-build"
+    shutil.rmtree(src, ignore_errors=True)
+    shutil.rmtree(build, ignore_errors=True)
+    for sub in ("a", "b"):
+        os.makedirs(os.path.join(src, sub))
+        open(os.path.join(src, sub, "util.cpp"), "w").write("// %s\n" % sub)
+    open(os.path.join(src, "CMakeLists.txt"), "w").write(SAME_NAME_PROJECT)
+    out = env.run([env.args.cmake, "-S", src, "-B", build, "-G", env.args.generator,
+                   "-DCMAKE_MAKE_PROGRAM=" + env.args.make_program, "-DCMAKE_PREFIX_PATH=" + env.prefix],
+                  expect_ok=False)
+    flat = " ".join(out.split())
+    check(re.search(r"asyncshift_rewrite: \S*/a/util\.cpp and \S*/b/util\.cpp would both be rewritten to "
+                    r"\S*/asyncshift/util\.coro\.cpp; give one of them its own OUTPUT_DIRECTORY", flat),
+          "no configure error naming both sources")
+
+
 # --- the documentation ------------------------------------------------------------
 
 def cmd_usage_doc(env):
@@ -362,6 +390,7 @@ COMMANDS = {
     "syntax-error": cmd_syntax_error,
     "refusal": cmd_refusal,
     "build-flags": cmd_build_flags,
+    "same-name": cmd_same_name,
     "usage-doc": cmd_usage_doc,
 }
 
