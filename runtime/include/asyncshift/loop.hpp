@@ -9,7 +9,8 @@
 // sleeps, so a run is deterministic and as fast as the CPU allows.
 //
 // The loop is single-threaded; other threads hand work back to it through
-// post_from_any_thread(), which is the only locked path.
+// complete_external_work() (a lock-free inbox; worker_pool.hpp's queue_work
+// and from_any_thread use it), the only path that is safe from them.
 #pragma once
 
 #include "asyncshift/context.hpp"

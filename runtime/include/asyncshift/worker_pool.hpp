@@ -29,12 +29,15 @@
 #include "asyncshift/loop.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <tuple>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -360,6 +363,94 @@ void random_bytes(std::size_t n, std::uint64_t seed, H cb) {
         return out;
       },
       std::move(cb));
+}
+
+/// For a leaf whose operation completes on a thread of its own (a library's
+/// I/O thread, a std::thread): `from_any_thread(cb)`, called on the loop
+/// thread, returns a move-only completion that may be called once from any
+/// thread, as `done(err)` / `done({}, v)`. The call is handed back to the loop
+/// (its lock-free inbox, as queue_work's results are), which then calls
+/// \p cb on its own thread, in the async context the completion was made in.
+/// Until then the loop's run() does not return. A completion destroyed
+/// uncalled hands \p cb back to be destroyed uncalled (what waited on it
+/// stays pending, as in callback style). \p cb itself, whose reference
+/// count is not atomic, never leaves the loop thread:
+///
+///   void fetch(std::string url, asyncshift::callback<std::string> cb) {
+///     std::thread([url, done = asyncshift::from_any_thread(std::move(cb))]() mutable {
+///       done({}, blocking_get(url));
+///     }).detach();
+///   }
+template <class... T>
+class [[nodiscard]] thread_completion {
+  struct node final : detail::runnable {
+    callback<T...> cb;
+    loop* owner;
+    bool called = false;
+    error err;
+    std::optional<std::tuple<T...>> values; // set by a call with values (or any call of a callback<>)
+    node(callback<T...> c, loop* l) : cb(std::move(c)), owner(l) { run = &deliver; }
+    /// On the loop thread.
+    static void deliver(detail::runnable* r) {
+      std::unique_ptr<node> self(static_cast<node*>(r));
+      if (!self->called || self->owner->discarding()) [[unlikely]]
+        return; // dropped uncalled, or the loop is going: the callback goes uncalled
+      callback<T...> cb = std::move(self->cb);
+      error e = std::move(self->err);
+      std::optional<std::tuple<T...>> values = std::move(self->values);
+      self.reset();
+      if (values)
+        std::apply([&](T&... v) { cb(std::move(e), std::move(v)...); }, *values);
+      else
+        cb(std::move(e)); // `done(err)`: a default value, as callback<T> gives
+    }
+  };
+
+public:
+  /// On the loop thread.
+  explicit thread_completion(callback<T...> cb) {
+    loop& l = loop::current();
+    n_ = new node(std::move(cb), &l);
+    n_->ctx = current_context(); // complete_external_work expects it set
+    l.add_external_work();
+  }
+  thread_completion(thread_completion&& o) noexcept : n_(std::exchange(o.n_, nullptr)) {}
+  thread_completion& operator=(thread_completion&&) = delete;
+  /// Uncalled: the callback goes back to the loop, to be destroyed there.
+  ~thread_completion() {
+    if (node* n = std::exchange(n_, nullptr)) n->owner->complete_external_work(n);
+  }
+
+  /// From any thread, once: `done(err)`, or `done({})` for a callback<>.
+  void operator()(error e) {
+    node* n = take();
+    n->err = std::move(e);
+    if constexpr (sizeof...(T) == 0) n->values.emplace();
+    n->owner->complete_external_work(n);
+  }
+  /// From any thread, once: `done({}, v)`.
+  template <class... V>
+    requires(sizeof...(V) == sizeof...(T) && sizeof...(T) != 0)
+  void operator()(error e, V&&... v) {
+    node* n = take();
+    n->err = std::move(e);
+    n->values.emplace(static_cast<V&&>(v)...);
+    n->owner->complete_external_work(n);
+  }
+
+private:
+  node* take() {
+    assert(n_ && "a thread_completion called twice, or after a move");
+    node* n = std::exchange(n_, nullptr);
+    n->called = true;
+    return n;
+  }
+  node* n_ = nullptr;
+};
+
+template <class... T>
+thread_completion<T...> from_any_thread(callback<T...> cb) {
+  return thread_completion<T...>(std::move(cb));
 }
 
 } // namespace asyncshift

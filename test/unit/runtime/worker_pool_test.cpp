@@ -445,3 +445,77 @@ TEST(loop_inbox, completions_pushed_by_many_threads_at_once_all_run_on_the_loop_
   EXPECT_EQ(ran, threads * per_thread);
   for (const auto& id : ran_on) ASSERT_EQ(id, std::this_thread::get_id());
 }
+
+// ---- from_any_thread: a leaf that completes on a thread of its own ----------
+
+namespace {
+/// A leaf as a user writes one over a library's own thread.
+void leaf_on_own_thread(int v, callback<int> cb) {
+  std::thread([v, done = from_any_thread(std::move(cb))]() mutable {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5)); // run() must wait for it
+    if (v < 0)
+      done(error("negative"));
+    else
+      done({}, v * 2);
+  }).detach();
+}
+} // namespace
+
+TEST(from_any_thread, a_leaf_completing_on_its_own_thread_delivers_on_the_loop) {
+  loop l(clock_kind::real);
+  int got = 0;
+  std::thread::id delivered_on;
+  leaf_on_own_thread(21, [&](error e, int v) {
+    got = e ? -1 : v;
+    delivered_on = std::this_thread::get_id();
+  });
+  l.run(); // returned before the thread completed, with nothing delivered
+  EXPECT_EQ(got, 42);
+  EXPECT_EQ(delivered_on, std::this_thread::get_id());
+}
+
+TEST(from_any_thread, every_style_reaches_it_and_failures_arrive) {
+  loop l(clock_kind::real);
+  int from_promise = 0, from_future = 0, from_task = 0;
+  std::string failed;
+  make_promise<int>([](auto cb) { leaf_on_own_thread(1, std::move(cb)); }).then([&](int v) { from_promise = v; });
+  make_future<int>([](auto cb) { leaf_on_own_thread(2, std::move(cb)); }).then([&](int v) { from_future = v; });
+  auto t = []() -> task<int> { co_return co_await promisify<int>([](auto cb) { leaf_on_own_thread(3, std::move(cb)); }); };
+  start(t(), [&](error e, int v) { from_task = e ? -1 : v; });
+  leaf_on_own_thread(-1, [&](error e, int) { failed = e.message(); });
+  l.run();
+  EXPECT_EQ(from_promise, 2);
+  EXPECT_EQ(from_future, 4);
+  EXPECT_EQ(from_task, 6);
+  EXPECT_EQ(failed, "negative");
+}
+
+TEST(from_any_thread, a_void_callback_and_the_async_context_come_back) {
+  loop l(clock_kind::real);
+  context c;
+  context* seen = nullptr;
+  bool ok = false;
+  {
+    context_scope in(&c);
+    callback<> cb = [&](error e) {
+      ok = !e;
+      seen = current_context();
+    };
+    std::thread([done = from_any_thread(std::move(cb))]() mutable { done({}); }).detach();
+  }
+  l.run();
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(seen, &c);
+}
+
+TEST(from_any_thread, a_completion_dropped_uncalled_lets_the_loop_end_and_calls_nothing) {
+  loop l(clock_kind::real);
+  bool called = false;
+  auto alive = std::make_shared<int>(0);
+  std::weak_ptr<int> watch = alive;
+  callback<int> cb = [&called, alive = std::move(alive)](error, int) { called = true; };
+  std::thread([done = from_any_thread(std::move(cb))]() mutable {}).detach();
+  l.run();
+  EXPECT_FALSE(called);
+  EXPECT_TRUE(watch.expired()) << "the callback was destroyed, on the loop";
+}
