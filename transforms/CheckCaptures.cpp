@@ -110,6 +110,21 @@ public:
 private:
   const CallExpr *deferral(const Callable &L) { return deferralOf(L, RunsLater); }
 
+  /// The call \p L is handed to, if any (one that runs it before returning,
+  /// when deferral() found none).
+  static const CallExpr *runBy(const Callable &L) {
+    for (const CallExpr *Call : L.DeferredBy) {
+      CallArgs A = callArguments(Call);
+      for (const Expr *Arg : A.Args) {
+        Arg = stripArgument(Arg);
+        Arg = Arg ? Arg->IgnoreParenImpCasts() : nullptr;
+        if (Arg == L.Lambda || (L.NamedAs && referencedVar(Arg) == L.NamedAs))
+          return Call;
+      }
+    }
+    return nullptr;
+  }
+
   /// Where a variable dies before what was started at a site can run.
   struct Death {
     const Stmt *Started; ///< the call that starts what runs later
@@ -208,6 +223,8 @@ private:
         return std::nullopt;
       }
       Site = deferral(*S);
+      if (!Site)
+        Site = runBy(*S); // run before that call returns (a parallel branch): what it started runs after
       if (!Site)
         return std::nullopt; // used synchronously: the variable's owner decides
       S = M.callableContaining(Site);

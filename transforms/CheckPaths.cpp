@@ -277,8 +277,14 @@ unsigned PathAnalyzer::calleeTiming(const FunctionModel &M, const FunctionDecl *
                                     unsigned Depth) {
   if (!Callee || Depth > 6)
     return TimingUnknown;
-  if (isInNamespace(Callee, "asyncshift"))
-    return TimingAsync; // the runtime's operations complete from the loop
+  if (isInNamespace(Callee, "asyncshift")) {
+    // parallel calls each branch before it returns (a branch may capture the
+    // caller's locals by reference); every other argument of the runtime's
+    // operations runs from the loop.
+    if (Callee->getName() == "parallel" && ArgIndex == 1 && Callee->getNumParams() == 3)
+      return TimingSync;
+    return TimingAsync;
+  }
   if (isInNamespace(Callee, "std"))
     return TimingUnknown;
   const FunctionDecl *Def = nullptr;

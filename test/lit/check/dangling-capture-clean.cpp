@@ -109,3 +109,13 @@ int wait_for_session() {
   loop_run();
   return s.seen;
 }
+
+// parallel calls every branch before it returns: a branch may take the
+// caller's locals by reference (each_series may not: its branches run later).
+void parallel_branch_by_reference(std::vector<int> ids, asyncshift::callback<std::vector<std::string>> done) {
+  std::string prefix = "item:";
+  asyncshift::parallel<std::string>(
+      ids.size(),
+      [&prefix, ids](std::size_t i, asyncshift::callback<std::string> cb) { fetch(prefix + std::to_string(ids[i]), cb); },
+      done);
+}

@@ -82,3 +82,19 @@ void start_and_leave() {
       ++count;
   });
 }
+
+// A parallel branch runs at once, but each_series's run later, and so does
+// a continuation inside a parallel branch.
+void series_branch_by_reference(std::vector<int> ids, asyncshift::callback<> done) {
+  std::string prefix = "item:";
+  // CHECK: :[[@LINE+3]]:9: error: lambda captures 'prefix' by reference, but 'prefix' is destroyed before the lambda runs [asyncshift-dangling-capture]
+  // CHECK: :[[@LINE+2]]:78: error: continuation captures 'prefix' by reference{{.*}} [asyncshift-dangling-capture]
+  asyncshift::each_series(ids.size(),
+      [&prefix, ids](std::size_t i, asyncshift::callback<> cb) { flush([cb, &prefix](asyncshift::error e) { cb(e); }); }, done);
+}
+void parallel_continuation_by_reference(std::vector<int> ids, asyncshift::callback<> done) {
+  std::string prefix = "item:";
+  // CHECK: :[[@LINE+2]]:78: error: continuation captures 'prefix' by reference{{.*}} [asyncshift-dangling-capture]
+  asyncshift::parallel(ids.size(),
+      [&prefix, ids](std::size_t i, asyncshift::callback<> cb) { flush([cb, &prefix](asyncshift::error e) { cb(e); }); }, done);
+}
