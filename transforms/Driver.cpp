@@ -381,6 +381,15 @@ int asyncshiftMain(int Argc, const char **Argv) {
     }
   }
 
+  // A file the build directory's compile_commands.json does not list is
+  // parsed with flags guessed from a neighbour's: say so, once per file.
+  for (const std::string &S : Sources) {
+    std::vector<CompileCommand> Commands = Parser->getCompilations().getCompileCommands(S);
+    if (!Commands.empty() && !Commands.front().Heuristic.empty())
+      warning("'" + S + "' is not in the compilation database; parsing it with flags guessed from another entry (" +
+              Commands.front().Heuristic + ")");
+  }
+
   RunState State;
   State.Request.Printer = Printer.get();
   State.Request.DumpIR = DumpIROpt;

@@ -2000,7 +2000,8 @@ std::optional<AsyncFunction> Builder::run() {
     if (P != Handler && P->getType()->isReferenceType()) {
       refuse(ids::ReferenceParameter, P->getLocation(), P->getSourceRange(),
              "parameter '" + P->getNameAsString() +
-                 "' is a reference; cannot convert (the converted function outlives the call: take it by value)");
+                 "' is a reference; cannot convert (the converted function outlives the call: take it by value, "
+                 "or by pointer for an object whose state the call must share, which must then outlive it)");
       return std::nullopt;
     }
 

@@ -727,6 +727,9 @@ public:
   /// Awaiting yields the value or throws error_exception; a ready future does
   /// not suspend.
   detail::future_awaiter<T, false> operator co_await() && noexcept { return detail::future_awaiter<T, false>(std::exchange(s_, nullptr)); }
+  /// `co_await f` on a named future takes it, as `f.then(...)` does (a
+  /// future has one reader): f is empty afterwards.
+  detail::future_awaiter<T, false> operator co_await() & noexcept { return std::move(*this).operator co_await(); }
 
   bool valid() const noexcept { return s_ != nullptr; }
   bool is_ready() const noexcept { return !s_->pending(); }

@@ -2,7 +2,12 @@
 // RUN: rm -rf %t && mkdir -p %t/ok %t/broken
 // RUN: sed -e 's|^// *CHECK.*$|//|' %s > %t/ok/input.cpp
 // RUN: printf '[{"directory": "%t/ok", "file": "%t/ok/input.cpp", "command": "c++ -std=c++20 %flags -c %t/ok/input.cpp"}]' > %t/ok/compile_commands.json
-// RUN: %asyncshift --style=coro -p %t/ok %t/ok/input.cpp | FileCheck %s
+// RUN: %asyncshift --style=coro -p %t/ok %t/ok/input.cpp 2> %t/ok.err | FileCheck %s
+// RUN: count 0 < %t/ok.err
+// A file the database does not list is parsed with a neighbour's flags, and says so.
+// RUN: cp %t/ok/input.cpp %t/ok/other.cpp
+// RUN: %asyncshift --style=coro -p %t/ok %t/ok/other.cpp 2> %t/other.err | FileCheck %s
+// RUN: FileCheck %s --check-prefix=GUESSED --input-file=%t/other.err
 // RUN: cp %t/ok/input.cpp %t/broken/input.cpp && printf '[{"directory": ' > %t/broken/compile_commands.json
 // RUN: not %asyncshift --style=coro -p %t/broken %t/broken/input.cpp 2> %t/err
 // RUN: FileCheck %s --check-prefix=BROKEN --input-file=%t/err
@@ -12,3 +17,4 @@ void go(asyncshift::callback<> done) { flush(done); }
 
 // CHECK: asyncshift::task<> go() {
 // BROKEN: asyncshift: error: {{.*}}compile_commands.json
+// GUESSED: asyncshift: warning: '{{.*}}other.cpp' is not in the compilation database; parsing it with flags guessed from another entry (inferred from {{.*}}input.cpp)

@@ -235,6 +235,23 @@ TEST(future, co_await_of_a_future_resumes_inline_and_a_ready_one_does_not_suspen
   EXPECT_EQ(got, 3);
 }
 
+TEST(future, co_await_of_a_named_future_takes_it_as_then_does) {
+  // `co_await f` did not compile ("discards qualifiers"), while f.then(...) did.
+  loop l(clock_kind::virtual_time);
+  bool emptied = false;
+  auto body = [&]() -> task<int> {
+    auto f = make_future<int>([](callback<int> cb) { cb({}, 4); });
+    int v = co_await f;
+    emptied = !f.valid();
+    co_return v;
+  };
+  int got = 0;
+  start(body(), [&](error e, int v) { got = e ? -1 : v; });
+  l.run();
+  EXPECT_EQ(got, 4);
+  EXPECT_TRUE(emptied);
+}
+
 TEST(future, co_await_of_a_failed_future_throws_and_settle_returns_the_error) {
   std::string thrown;
   result<int> settled;
