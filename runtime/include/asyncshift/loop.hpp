@@ -135,10 +135,11 @@ public:
   explicit loop(clock_kind clock = clock_kind::real) : clock_(clock), epoch_(std::chrono::steady_clock::now()) {
     // The first loop made on a thread becomes its current loop; so does one
     // made after the default loop stood in (a promise settled before any loop
-    // existed), which it replaces.
+    // existed), which it replaces, taking over the work queued there.
     if (!detail::tl_loop || detail::tl_loop->fallback_) {
       previous_ = detail::tl_loop;
       detail::tl_loop = this;
+      if (previous_) adopt_pending(*previous_);
     }
   }
   ~loop() {
@@ -548,6 +549,24 @@ private:
     static thread_local loop fallback(clock_kind::real, fallback_tag{});
     detail::tl_loop = &fallback;
     return fallback;
+  }
+
+  /// Work queued on the default loop before this one existed (a promise
+  /// settled, a then registered, a rejection, a timer set) is this loop's to
+  /// run: it was lost (the default loop never runs). Timers keep their due
+  /// times, counted from this loop's start.
+  [[gnu::noinline, gnu::cold]] void adopt_pending(loop& from) {
+    std::swap(micro_, from.micro_);
+    std::swap(micro_data_, from.micro_data_);
+    std::swap(micro_mask_, from.micro_mask_);
+    std::swap(micro_head_, from.micro_head_);
+    std::swap(micro_count_, from.micro_count_);
+    std::swap(ready_, from.ready_);
+    std::swap(fifos_, from.fifos_);
+    from.last_fifo_ = nullptr;
+    from.last_delay_ = -1;
+    std::swap(rejections_, from.rejections_);
+    std::swap(end_hooks_, from.end_hooks_);
   }
 
   [[gnu::noinline, gnu::cold]] void grow_microtasks() {

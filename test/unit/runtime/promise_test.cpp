@@ -15,6 +15,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 using namespace asyncshift;
@@ -955,4 +956,19 @@ TEST(promise, a_value_whose_move_throws_rejects_the_then_and_the_waiting_reactio
   l.run();
   EXPECT_EQ(reactions, 1);
   EXPECT_EQ(msg, "move threw");
+}
+
+// Promise work started before any loop exists goes to the thread's default
+// loop; the first loop made after it takes that work over and runs it (it
+// was lost: the default loop never runs).
+TEST(promise, work_queued_before_the_loop_was_made_runs_on_it) {
+  std::thread([] {
+    int got = 0;
+    promise<int>::resolve(1).then([&](int v) { got = v; });
+    promise<int>::reject(error("before the loop"));
+    loop l(clock_kind::virtual_time);
+    l.run();
+    EXPECT_EQ(got, 1);
+    EXPECT_EQ(l.unhandled_rejections(), 1u);
+  }).join();
 }
