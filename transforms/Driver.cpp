@@ -433,6 +433,37 @@ int asyncshiftMain(int Argc, const char **Argv) {
     AnyFailed |= ToolStatus != 0;
   }
 
+  // A function one file converts, which another file of the run declares
+  // itself and uses in callback style: that file would keep calling the old
+  // signature, and the program would not link. Both are refused.
+  if (!CheckOpt) {
+    std::map<std::string, std::pair<std::string, std::string>> ConvertedBy; // USR -> (file, name)
+    for (const auto &[Key, R] : State.Results)
+      if (!State.Failed[Key])
+        for (const auto &[USR, Name] : R.ConvertedUSRs)
+          ConvertedBy.emplace(USR, std::make_pair(Key, Name));
+    std::set<std::string> Refused;
+    for (const auto &[Key, R] : State.Results) {
+      if (State.Failed[Key])
+        continue;
+      for (const FileResult::LeafUse &U : R.LeafUses) {
+        auto It = ConvertedBy.find(U.USR);
+        if (It == ConvertedBy.end() || It->second.first == Key)
+          continue;
+        llvm::errs() << U.Where << ": error: '" << U.Name << "' is converted by this run (it is defined in '"
+                     << It->second.first
+                     << "'), but this file declares it itself and uses it in callback style; cannot convert "
+                        "(a function other files call stays in callback style: mark its definition and this "
+                        "declaration [[clang::annotate(\"asyncshift::leaf\")]]) "
+                        "[asyncshift-declared-elsewhere]\n";
+        Refused.insert(Key);
+        Refused.insert(It->second.first);
+      }
+    }
+    for (const std::string &Key : Refused)
+      State.Failed[Key] = true;
+  }
+
   for (const std::string &S : Sources) {
     if (Crashed.count(S))
       continue;

@@ -9,6 +9,7 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Index/USRGeneration.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Format/Format.h"
 #include "clang/Lex/Lexer.h"
@@ -44,6 +45,23 @@ public:
     return true;
   }
   std::vector<const FunctionDecl *> Found;
+
+private:
+  const SourceManager &SM;
+};
+
+/// References in the main file to functions with a handler that the
+/// translation unit declares but does not define.
+class LeafUseFinder : public RecursiveASTVisitor<LeafUseFinder> {
+public:
+  explicit LeafUseFinder(const SourceManager &SM) : SM(SM) {}
+  bool VisitDeclRefExpr(DeclRefExpr *E) {
+    const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
+    if (FD && !FD->isDefined() && handlerParam(FD) && writtenInMainFile(SM, E->getLocation()))
+      Found.push_back(E);
+    return true;
+  }
+  std::vector<const DeclRefExpr *> Found;
 
 private:
   const SourceManager &SM;
@@ -585,6 +603,22 @@ FileResult Rewriter::run() {
   std::string Code = SM.getBufferData(SM.getMainFileID()).str();
   Result.NewCode = Printed.empty() ? Code : applyAndFormat(Code, /*UsesRuntime=*/true);
   Result.Ok = true;
+  // For the run's cross-file check (Driver): what this file converts, and
+  // which functions it only declares and uses in callback style.
+  llvm::SmallString<128> USR;
+  for (auto &[FD, P] : Printed)
+    if (USR.clear(), !index::generateUSRForDecl(FD, USR))
+      Result.ConvertedUSRs[std::string(USR)] = FD->getQualifiedNameAsString();
+  LeafUseFinder Uses(SM);
+  Uses.TraverseDecl(Ctx.getTranslationUnitDecl());
+  for (const DeclRefExpr *E : Uses.Found)
+    if (USR.clear(), !index::generateUSRForDecl(E->getDecl(), USR)) {
+      PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(E->getLocation()));
+      Result.LeafUses.push_back({std::string(USR), E->getDecl()->getQualifiedNameAsString(),
+                                 PL.isValid() ? std::string(PL.getFilename()) + ":" + std::to_string(PL.getLine()) +
+                                                    ":" + std::to_string(PL.getColumn())
+                                              : std::string()});
+    }
   return Result;
 }
 
