@@ -227,6 +227,8 @@ void checkCompletionPaths(const AsyncFunction &F, std::vector<Finding> &Out) {
 
 // ---- Values read with an error ---------------------------------------------------
 
+static bool endsPath(const Block &B);
+
 namespace {
 
 class ValueWithErrorReads {
@@ -239,7 +241,7 @@ public:
     for (const NodePtr &N : B) {
       walk(*N, Here);
       // `if (!err) return ...;`: what follows runs only with err set.
-      if (const auto *I = dyn<IfNode>(N.get()); I && I->Test.Err != NoVar && I->Test.Negated && returns(I->Then))
+      if (const auto *I = dyn<IfNode>(N.get()); I && I->Test.Err != NoVar && I->Test.Negated && endsPath(I->Then))
         Here.insert(I->Test.Err);
     }
   }
@@ -281,22 +283,6 @@ private:
           return report(It->second, E, N);
       return;
     }
-  }
-
-  /// The block's last statement returns.
-  static bool returns(const Block &B) {
-    if (B.empty())
-      return false;
-    const Node *L = B.back().get();
-    if (const auto *C = dyn<CompleteNode>(L))
-      return C->IsReturn;
-    if (const auto *J = dyn<JumpNode>(L))
-      return J->IsReturn;
-    if (const auto *A = dyn<AsyncCallNode>(L))
-      return A->IsReturn;
-    if (const auto *R = dyn<RecurNode>(L))
-      return R->IsReturn;
-    return L->Kind == NodeKind::Return;
   }
 
   /// `done(err, v)` or `next(err, v)`: the value passed on with its own error,

@@ -44,20 +44,23 @@ bool isTrivial(const Stmt *S) {
   return false;
 }
 
-/// The first call that runs \p L after it returned.
-const CallExpr *deferralOf(const Callable &L, RunsLaterFn RunsLater) {
+/// The first call \p L is handed to whose parameter \p Accept takes.
+const CallExpr *firstCallTaking(const Callable &L, RunsLaterFn Accept) {
   for (const CallExpr *Call : L.DeferredBy) {
     CallArgs A = callArguments(Call);
     for (unsigned I = 0; I < A.Args.size(); ++I) {
       const Expr *Arg = stripArgument(A.Args[I]);
       Arg = Arg ? Arg->IgnoreParenImpCasts() : nullptr;
       bool IsL = Arg == L.Lambda || (L.NamedAs && referencedVar(Arg) == L.NamedAs);
-      if (IsL && RunsLater(Call, A.FirstParam + I))
+      if (IsL && Accept(Call, A.FirstParam + I))
         return Call;
     }
   }
   return nullptr;
 }
+
+/// The first call that runs \p L after it returned.
+const CallExpr *deferralOf(const Callable &L, RunsLaterFn RunsLater) { return firstCallTaking(L, RunsLater); }
 
 /// Every member function call in a function's body, its lambdas' included.
 struct MemberCalls : RecursiveASTVisitor<MemberCalls> {
@@ -113,16 +116,7 @@ private:
   /// The call \p L is handed to, if any (one that runs it before returning,
   /// when deferral() found none).
   static const CallExpr *runBy(const Callable &L) {
-    for (const CallExpr *Call : L.DeferredBy) {
-      CallArgs A = callArguments(Call);
-      for (const Expr *Arg : A.Args) {
-        Arg = stripArgument(Arg);
-        Arg = Arg ? Arg->IgnoreParenImpCasts() : nullptr;
-        if (Arg == L.Lambda || (L.NamedAs && referencedVar(Arg) == L.NamedAs))
-          return Call;
-      }
-    }
-    return nullptr;
+    return firstCallTaking(L, [](const CallExpr *, unsigned) { return true; });
   }
 
   /// Where a variable dies before what was started at a site can run.

@@ -17,7 +17,6 @@
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
@@ -26,6 +25,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
@@ -437,27 +437,27 @@ int asyncshiftMain(int Argc, const char **Argv) {
   // itself and uses in callback style: that file would keep calling the old
   // signature, and the program would not link. Both are refused.
   if (!CheckOpt) {
-    std::map<std::string, std::pair<std::string, std::string>> ConvertedBy; // USR -> (file, name)
+    std::map<std::string, std::string> ConvertedBy; // USR -> the file that converts it
     for (const auto &[Key, R] : State.Results)
       if (!State.Failed[Key])
-        for (const auto &[USR, Name] : R.ConvertedUSRs)
-          ConvertedBy.emplace(USR, std::make_pair(Key, Name));
+        for (const std::string &USR : R.ConvertedUSRs)
+          ConvertedBy.emplace(USR, Key);
     std::set<std::string> Refused;
     for (const auto &[Key, R] : State.Results) {
       if (State.Failed[Key])
         continue;
       for (const FileResult::LeafUse &U : R.LeafUses) {
         auto It = ConvertedBy.find(U.USR);
-        if (It == ConvertedBy.end() || It->second.first == Key)
+        if (It == ConvertedBy.end() || It->second == Key)
           continue;
         llvm::errs() << U.Where << ": error: '" << U.Name << "' is converted by this run (it is defined in '"
-                     << It->second.first
+                     << It->second
                      << "'), but this file declares it itself and uses it in callback style; cannot convert "
                         "(a function other files call stays in callback style: mark its definition and this "
                         "declaration [[clang::annotate(\"asyncshift::leaf\")]]) "
                         "[asyncshift-declared-elsewhere]\n";
         Refused.insert(Key);
-        Refused.insert(It->second.first);
+        Refused.insert(It->second);
       }
     }
     for (const std::string &Key : Refused)

@@ -9,9 +9,9 @@
 
 #include "clang/AST/ASTContext.h"
 #include "clang/AST/RecursiveASTVisitor.h"
-#include "clang/Index/USRGeneration.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Format/Format.h"
+#include "clang/Index/USRGeneration.h"
 #include "clang/Lex/Lexer.h"
 #include "clang/Tooling/Core/Replacement.h"
 #include "clang/Tooling/Inclusions/HeaderIncludes.h"
@@ -608,7 +608,7 @@ FileResult Rewriter::run() {
   llvm::SmallString<128> USR;
   for (auto &[FD, P] : Printed)
     if (USR.clear(), !index::generateUSRForDecl(FD, USR))
-      Result.ConvertedUSRs[std::string(USR)] = FD->getQualifiedNameAsString();
+      Result.ConvertedUSRs.insert(std::string(USR));
   LeafUseFinder Uses(SM);
   Uses.TraverseDecl(Ctx.getTranslationUnitDecl());
   for (const DeclRefExpr *E : Uses.Found)

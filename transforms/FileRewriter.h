@@ -9,7 +9,7 @@
 #ifndef ASYNCSHIFT_TRANSFORMS_FILEREWRITER_H
 #define ASYNCSHIFT_TRANSFORMS_FILEREWRITER_H
 
-#include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,8 +36,8 @@ struct FileResult {
   /// Every file the translation unit read (for depfiles).
   std::vector<std::string> Dependencies;
   unsigned AsyncFunctions = 0;
-  /// The functions this file converts (Ok only), by USR, with their names.
-  std::map<std::string, std::string> ConvertedUSRs;
+  /// The functions this file converts (Ok only), by USR.
+  std::set<std::string> ConvertedUSRs;
   /// References to a function with a handler that this translation unit
   /// declares but does not define (a leaf here): if another file of the run
   /// converts it, this file would keep calling its callback form.

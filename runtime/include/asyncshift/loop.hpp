@@ -370,25 +370,29 @@ private:
     return find_fifo(delay);
   }
   [[gnu::noinline]] timer_fifo& find_fifo(std::int64_t delay) {
-    if (clock_ == clock_kind::real) {
-      // A real-clock timer counts from now, not from the turn's start: work
-      // earlier in the turn (10,000 executions' worth in the seeds' run)
-      // must not make it fire early (Node reads the clock in setTimeout
-      // too). So every real-clock timer comes here: last_delay_ stays -1,
-      // and the cached path, which a branch on the clock would slow for
-      // the virtual clock too (+50 to +140 Ir per doxbee execution), never
-      // serves it.
-      refresh_real_now();
-      for (auto& f : fifos_)
-        if (f.delay == delay) return f;
-      fifos_.push_back({delay, {}});
-      return fifos_.back();
-    }
-    last_delay_ = delay;
+    // A real-clock timer counts from now, not from the turn's start: work
+    // earlier in the turn (10,000 executions' worth in the seeds' run) must
+    // not make it fire early (Node reads the clock in setTimeout too). So
+    // every real-clock timer comes here: it is never cached (last_delay_
+    // stays -1), since a branch on the clock in the cached path would slow
+    // the virtual clock too (+50 to +140 Ir per doxbee execution).
+    const bool real = clock_ == clock_kind::real;
+    if (real) refresh_real_now();
+    timer_fifo* found = nullptr;
     for (auto& f : fifos_)
-      if (f.delay == delay) return *(last_fifo_ = &f);
-    fifos_.push_back({delay, {}}); // may move the others: last_fifo_ is re-pointed here
-    return *(last_fifo_ = &fifos_.back());
+      if (f.delay == delay) {
+        found = &f;
+        break;
+      }
+    if (!found) {
+      fifos_.push_back({delay, {}}); // may move the others: last_fifo_ is re-pointed below
+      found = &fifos_.back();
+    }
+    if (!real) {
+      last_delay_ = delay;
+      last_fifo_ = found;
+    }
+    return *found;
   }
 
   void refresh_now() noexcept {

@@ -716,9 +716,7 @@ ASYNCSHIFT_INLINE void deliver_settled(promise_state<T>* src, callback_t<T>& cb)
       src->release();
       cb({});
     } else {
-      T v = [&]() -> T {
-        return take_or_copy(src->value, src->may_take_value());
-      }();
+      T v = take_or_copy(src->value, src->may_take_value());
       src->release();
       cb({}, std::move(v));
     }

@@ -29,8 +29,8 @@
 #include "asyncshift/loop.hpp"
 
 #include <algorithm>
-#include <cassert>
 #include <atomic>
+#include <cassert>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -388,7 +388,7 @@ class [[nodiscard]] thread_completion {
     loop* owner;
     bool called = false;
     error err;
-    std::optional<std::tuple<T...>> values; // set by a call with values (or any call of a callback<>)
+    std::optional<std::tuple<T...>> values; // set by a call with values
     node(callback<T...> c, loop* l) : cb(std::move(c)), owner(l) { run = &deliver; }
     /// On the loop thread.
     static void deliver(detail::runnable* r) {
@@ -402,7 +402,7 @@ class [[nodiscard]] thread_completion {
       if (values)
         std::apply([&](T&... v) { cb(std::move(e), std::move(v)...); }, *values);
       else
-        cb(std::move(e)); // `done(err)`: a default value, as callback<T> gives
+        cb(std::move(e)); // `done(err)` (a default value, as callback<T> gives), or a callback<>
     }
   };
 
@@ -425,7 +425,6 @@ public:
   void operator()(error e) {
     node* n = take();
     n->err = std::move(e);
-    if constexpr (sizeof...(T) == 0) n->values.emplace();
     n->owner->complete_external_work(n);
   }
   /// From any thread, once: `done({}, v)`.
