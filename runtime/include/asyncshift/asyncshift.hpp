@@ -16,4 +16,5 @@
 #include "asyncshift/result.hpp"
 #include "asyncshift/shared_state.hpp"
 #include "asyncshift/task.hpp"
+#include "asyncshift/timer.hpp"
 #include "asyncshift/worker_pool.hpp"

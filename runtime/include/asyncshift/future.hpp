@@ -1013,9 +1013,6 @@ namespace detail {
 template <class T>
 using all_values_t = std::conditional_t<std::is_void_v<T>, void, std::vector<T>>;
 
-/// The element of a variadic when_all's tuple for a T: T, or std::monostate for void.
-template <class T>
-using tuple_element_for = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
 
 /// The state of when_all(std::vector<future<T>>): one continuation slot per
 /// input. The slots hold one reference to the join between them, dropped by

@@ -23,6 +23,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <thread>
 #include <type_traits>
@@ -34,6 +35,20 @@ namespace asyncshift {
 enum class clock_kind { real, virtual_time };
 
 namespace detail {
+
+/// \p d in the loop's nanoseconds, saturated (an hour is 3.6e12 ns; a
+/// duration beyond ~292 years is the largest delay, not an overflow).
+template <class Rep, class Period>
+constexpr std::int64_t to_loop_ns(std::chrono::duration<Rep, Period> d) noexcept {
+  using wide = std::chrono::duration<long double, std::nano>;
+  const long double ns = std::chrono::duration_cast<wide>(d).count();
+  if (ns >= static_cast<long double>(std::numeric_limits<std::int64_t>::max())) return std::numeric_limits<std::int64_t>::max();
+  if (ns <= 0) return 0;
+  if constexpr (std::is_integral_v<Rep>)
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(d).count();
+  else
+    return static_cast<std::int64_t>(ns);
+}
 
 /// An intrusive unit of work for the ready queue and the timer FIFOs.
 ///
@@ -246,9 +261,15 @@ public:
   void schedule_cached(detail::timer_node* t, std::int64_t delay_ns, context* ctx) noexcept {
     push_timer(*last_fifo_, t, delay_ns, ctx);
   }
+  /// Runs \p f after \p delay_ns on this loop's clock (a negative delay is 0).
   template <class F>
   void set_timeout(std::int64_t delay_ns, F f) {
     schedule(detail::pool_new<detail::runnable_fn<F>>(std::move(f)), delay_ns);
+  }
+  /// As above, after a std::chrono duration (`set_timeout(5ms, f)`).
+  template <class Rep, class Period, class F>
+  void set_timeout(std::chrono::duration<Rep, Period> d, F f) {
+    set_timeout(detail::to_loop_ns(d), std::move(f));
   }
 
   /// Keeps the loop alive while work on other threads is outstanding. Call

@@ -46,6 +46,7 @@
 #include <memory>
 #include <new>
 #include <optional>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -1248,6 +1249,22 @@ public:
   void resolve(V&& value) const {
     s_->fulfill(static_cast<V&&>(value));
   }
+  /// Resolves with another promise (JavaScript's `resolve(p)`, A+ 2.3.2):
+  /// this one settles as \p p does. It counts as the first call even while
+  /// \p p is pending, so later calls are ignored; an empty \p p, or this
+  /// deferred's own promise, rejects with a TypeError (A+ 2.3.1).
+  void resolve(const promise<T>& p) const {
+    if (!s_->pending()) return;
+    if (!p.valid()) return s_->reject(error("TypeError: resolved with an empty promise"));
+    detail::promise_state<T>* ps = p.state()->final_state();
+    if (ps == s_) return s_->reject(error("TypeError: Chaining cycle detected for promise"));
+    if (!ps->pending()) {
+      ps->handled = true;
+      s_->settle_from(*ps);
+      return;
+    }
+    s_->alias_to(ps);
+  }
   void reject(error e) const noexcept { s_->reject(std::move(e)); }
 
 private:
@@ -1318,6 +1335,58 @@ template <class T>
 promise<settled_t<T>> settle(promise<T>&& p) {
   const promise<T> last = std::move(p);
   return settle(last);
+}
+
+namespace detail {
+/// What a variadic all() keeps: the values that have arrived, how many have
+/// not, and the promise of the tuple. Shared by the inputs' handlers.
+template <class... T>
+struct promise_tuple_join {
+  using tuple_type = std::tuple<tuple_element_for<T>...>;
+  deferred<tuple_type> out;
+  std::tuple<std::optional<tuple_element_for<T>>...> values;
+  std::size_t remaining = sizeof...(T);
+
+  template <std::size_t I, class V>
+  void set(V&& v) {
+    std::get<I>(values).emplace(static_cast<V&&>(v));
+    if (--remaining != 0) return;
+    [this]<std::size_t... J>(std::index_sequence<J...>) {
+      out.resolve(tuple_type(std::move(*std::get<J>(values))...));
+    }(std::index_sequence_for<T...>{});
+  }
+};
+
+template <std::size_t I, class Join, class U>
+void join_tuple_input(const std::shared_ptr<Join>& j, const promise<U>& p) {
+  auto on_error = [j](error e) { j->out.reject(std::move(e)); };
+  if constexpr (std::is_void_v<U>)
+    static_cast<void>(p.then([j] { j->template set<I>(std::monostate{}); }, std::move(on_error)));
+  else
+    static_cast<void>(p.then([j](U v) { j->template set<I>(std::move(v)); }, std::move(on_error)));
+}
+} // namespace detail
+
+/// Promise.all over promises of different types: a promise of the tuple of
+/// their values in argument order (std::monostate for a promise<void>), or
+/// of the first rejection. `promise<T>::all(std::vector<promise<T>>)` is the
+/// form for many promises of one type.
+template <class... T>
+  requires(sizeof...(T) >= 1)
+promise<std::tuple<detail::tuple_element_for<T>...>> all(const promise<T>&... ps) {
+  auto j = std::make_shared<detail::promise_tuple_join<T...>>();
+  auto result = j->out.get_promise();
+  [&]<std::size_t... I>(std::index_sequence<I...>) { (detail::join_tuple_input<I>(j, ps), ...); }(std::index_sequence_for<T...>{});
+  return result;
+}
+
+/// Promise.allSettled over promises of different types: a promise that
+/// fulfills, once every input has settled, with the tuple of their outcomes
+/// (settle(): an asyncshift::error for a promise<void>, a result<T> otherwise).
+template <class... T>
+  requires(sizeof...(T) >= 1)
+promise<std::tuple<settled_t<T>...>> all_settled(const promise<T>&... ps) {
+  return all(settle(ps)...);
 }
 
 /// The unhandled rejections the current loop has reported.

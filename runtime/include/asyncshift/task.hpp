@@ -359,10 +359,6 @@ struct branch_value<result<U>> {
 template <class T>
 using branch_value_t = typename branch_value<T>::type;
 
-/// The element of a variadic when_all's tuple for a T: T, or std::monostate for void.
-template <class T>
-using tuple_slot_t = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
-
 /// What when_all and its awaiter share: the count (n branches + 1 for the
 /// setup, so that branches completing while the others are being started
 /// cannot complete the join early), the first error, and the awaiting
@@ -537,7 +533,7 @@ class tuple_join;
 template <std::size_t... I, class... V>
 class tuple_join<std::index_sequence<I...>, V...> final : public task_join_base {
 public:
-  using values_type = std::tuple<tuple_slot_t<V>...>;
+  using values_type = std::tuple<tuple_element_for<V>...>;
 
   tuple_join() : task_join_base(sizeof...(V), &destroy) {
     ((std::get<I>(sinks_).join = this), ...);
@@ -576,7 +572,7 @@ private:
   static void destroy(task_join_base* j) noexcept { pool_delete(static_cast<tuple_join*>(j)); }
 
   std::tuple<task_join_sink<tuple_join, V>...> sinks_;
-  std::tuple<std::optional<tuple_slot_t<V>>...> values_;
+  std::tuple<std::optional<tuple_element_for<V>>...> values_;
 };
 
 /// Awaiting the variadic when_all(task<A>, task<B>, ...).

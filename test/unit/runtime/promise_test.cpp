@@ -16,6 +16,8 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <tuple>
+#include <variant>
 #include <vector>
 
 using namespace asyncshift;
@@ -295,6 +297,103 @@ TEST(promise, all_settled_of_void_promises_gives_one_error_value_each) {
   ASSERT_EQ(got.size(), 2u);
   EXPECT_FALSE(got[0]);
   EXPECT_EQ(got[1].message(), "b");
+}
+
+TEST(promise, variadic_all_fulfills_with_a_tuple_of_different_types_in_argument_order) {
+  loop l(clock_kind::virtual_time);
+  std::optional<std::tuple<int, std::string, std::monostate>> got;
+  auto a = make_promise<int>([&](auto cb) { op_after(l, 3 * ms, 7, cb); });
+  auto b = promise<std::string>::resolve("b");
+  auto c = make_promise([&](callback<> cb) { l.set_timeout(1 * ms, [cb] { cb({}); }); });
+  all(a, b, c).then([&](std::tuple<int, std::string, std::monostate> t) { got = std::move(t); });
+  l.run();
+  ASSERT_TRUE(got);
+  EXPECT_EQ(std::get<0>(*got), 7);
+  EXPECT_EQ(std::get<1>(*got), "b");
+  EXPECT_EQ(l.now_ns(), 3 * ms);
+}
+
+TEST(promise, variadic_all_rejects_with_the_first_rejection_and_reports_none_unhandled) {
+  loop l(clock_kind::virtual_time);
+  std::string msg;
+  std::int64_t at = -1;
+  bool fulfilled = false;
+  const auto before = live_objects();
+  {
+    auto slow = make_promise<int>([&](auto cb) { failing_op_after(l, 5 * ms, "slow", cb); });
+    auto fast = make_promise<counted>([&](callback<counted> cb) {
+      l.set_timeout(2 * ms, [cb] { cb(error("fast")); });
+    });
+    all(slow, fast).then([&](std::tuple<int, counted>) { fulfilled = true; }, [&](error e) {
+      msg = e.message();
+      at = l.now_ns();
+    });
+  }
+  l.run();
+  EXPECT_FALSE(fulfilled);
+  EXPECT_EQ(msg, "fast");
+  EXPECT_EQ(at, 2 * ms) << "at the first rejection, not when every input has settled";
+  EXPECT_EQ(l.unhandled_rejections(), 0u) << "the later rejection is all's to ignore";
+  EXPECT_LE(live_objects(), before) << "nothing leaks";
+}
+
+TEST(promise, variadic_all_moves_a_move_only_value) {
+  loop l(clock_kind::virtual_time);
+  int got = 0;
+  all(make_promise<std::unique_ptr<int>>([](auto cb) { cb({}, std::make_unique<int>(5)); }), promise<int>::resolve(1))
+      .then([&](std::tuple<std::unique_ptr<int>, int> t) { got = *std::get<0>(t) + std::get<1>(t); });
+  l.run();
+  EXPECT_EQ(got, 6);
+}
+
+TEST(promise, variadic_all_settled_gives_each_outcome_as_a_value_and_never_rejects) {
+  loop l(clock_kind::virtual_time);
+  std::optional<std::tuple<result<int>, error>> got;
+  all_settled(promise<int>::reject(error("one")), make_promise([&](callback<> cb) { cb({}); }))
+      .then([&](std::tuple<result<int>, error> t) { got = std::move(t); });
+  l.run();
+  ASSERT_TRUE(got);
+  EXPECT_EQ(std::get<0>(*got).err.message(), "one");
+  EXPECT_FALSE(std::get<1>(*got));
+  EXPECT_EQ(l.unhandled_rejections(), 0u);
+}
+
+TEST(promise, deferred_resolved_with_a_pending_promise_follows_it_and_ignores_later_calls) {
+  loop l(clock_kind::virtual_time);
+  deferred<int> d;
+  int got = 0;
+  std::int64_t at = -1;
+  d.get_promise().then([&](int v) {
+    got = v;
+    at = l.now_ns();
+  });
+  d.resolve(make_promise<int>([&](auto cb) { op_after(l, 4 * ms, 11, cb); }));
+  d.resolve(99);                 // the first call won, though nothing has settled yet
+  d.reject(error("too late"));
+  l.run();
+  EXPECT_EQ(got, 11);
+  EXPECT_EQ(at, 4 * ms);
+}
+
+TEST(promise, deferred_resolved_with_a_rejected_promise_rejects_and_the_source_is_handled) {
+  loop l(clock_kind::virtual_time);
+  deferred<> d;
+  std::string msg;
+  d.get_promise().then([] {}, [&](error e) { msg = e.message(); });
+  d.resolve(promise<>::reject(error("source")));
+  l.run();
+  EXPECT_EQ(msg, "source");
+  EXPECT_EQ(l.unhandled_rejections(), 0u);
+}
+
+TEST(promise, deferred_resolved_with_its_own_promise_rejects_with_a_type_error) {
+  loop l(clock_kind::virtual_time);
+  deferred<int> d;
+  std::string msg;
+  d.get_promise().then([](int) {}, [&](error e) { msg = e.message(); });
+  d.resolve(d.get_promise());
+  l.run();
+  EXPECT_EQ(msg, "TypeError: Chaining cycle detected for promise");
 }
 
 // all() over nothing or over trivially copyable values runs no user code to

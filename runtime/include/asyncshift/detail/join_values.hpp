@@ -18,9 +18,15 @@
 #include <optional>
 #include <type_traits>
 #include <utility>
+#include <variant>
 #include <vector>
 
 namespace asyncshift::detail {
+
+/// The element of a variadic join's tuple for a T (future and task when_all,
+/// promise all): T, or std::monostate for void.
+template <class T>
+using tuple_element_for = std::conditional_t<std::is_void_v<T>, std::monostate, T>;
 
 template <class T>
 class join_values {
