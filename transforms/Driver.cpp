@@ -240,6 +240,23 @@ ArgumentsAdjuster dropUnknownArguments(std::set<std::string> &Warned) {
   };
 }
 
+/// A `.h` file is C++ here: clang's driver takes it for a C header (and then
+/// rejects -std=c++20 and finds no <cstddef>), but the code this tool reads is
+/// C++, and docs/check.md suggests checking headers. A command that names its
+/// language with -x keeps it.
+ArgumentsAdjuster headersAreCxx() {
+  return [](const CommandLineArguments &Args, StringRef File) {
+    if (!File.ends_with(".h") || Args.empty())
+      return Args;
+    for (const std::string &A : Args)
+      if (StringRef(A).starts_with("-x"))
+        return Args;
+    CommandLineArguments Out{Args.front(), "-xc++"};
+    Out.insert(Out.end(), Args.begin() + 1, Args.end());
+    return Out;
+  };
+}
+
 /// The runtime headers next to the installed tool, or in the source tree.
 std::string runtimeIncludeDir(const char *Argv0) {
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&runtimeIncludeDir));
@@ -383,8 +400,13 @@ int asyncshiftMain(int Argc, const char **Argv) {
 
   // A file the build directory's compile_commands.json does not list is
   // parsed with flags guessed from a neighbour's: say so, once per file.
+  // The database is asked as ClangTool asks it, by absolute path: a file
+  // given relative to the working directory is found under its own name.
   for (const std::string &S : Sources) {
-    std::vector<CompileCommand> Commands = Parser->getCompilations().getCompileCommands(S);
+    llvm::SmallString<256> Abs(S);
+    llvm::sys::fs::make_absolute(Abs);
+    llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+    std::vector<CompileCommand> Commands = Parser->getCompilations().getCompileCommands(Abs);
     if (!Commands.empty() && !Commands.front().Heuristic.empty())
       warning("'" + S + "' is not in the compilation database; parsing it with flags guessed from another entry (" +
               Commands.front().Heuristic + ")");
@@ -406,7 +428,11 @@ int asyncshiftMain(int Argc, const char **Argv) {
   std::set<std::string> WarnedUnknown;
   for (const std::string &S : Sources) {
     ClangTool Tool(Parser->getCompilations(), {S});
+    // Its diagnostics have said what went wrong; clang's "Error while
+    // processing FILE." after them read as if the tool itself had failed.
+    Tool.setPrintErrorMessage(false);
     Tool.appendArgumentsAdjuster(dropUnknownArguments(WarnedUnknown));
+    Tool.appendArgumentsAdjuster(headersAreCxx());
     Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
         "-resource-dir=" ASYNCSHIFT_CLANG_RESOURCE_DIR, ArgumentInsertPosition::BEGIN));
     Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster("-Wno-unknown-warning-option", ArgumentInsertPosition::END));

@@ -10,7 +10,14 @@
 // RUN: not %asyncshift --check %t/good.cpp %t/bad.cpp -- %{tool_flags} > %t/out 2> %t/err
 // RUN: count 0 < %t/out
 // RUN: FileCheck %s --input-file=%t/err --implicit-check-not='error:'
+// RUN: not grep 'Error while processing' %t/err
+// A header named .h is C++ (clang's driver would take it for C), with or without flags.
+// RUN: cp %t/bad.cpp %t/bad.h
+// RUN: not %asyncshift --check %t/bad.h -- %{tool_flags} 2> %t/h.err
+// RUN: FileCheck %s --check-prefix=HEADER --input-file=%t/h.err --implicit-check-not='error:'
+// RUN: rm %t/bad.h %t/h.err
 // RUN: ls %t | FileCheck %s --check-prefix=FILES
+// HEADER: bad.h:4:3: error: handler 'done' may be called twice on this path [asyncshift-callback-called-twice]
 // CHECK: bad.cpp:4:3: error: handler 'done' may be called twice on this path [asyncshift-callback-called-twice]
 // CHECK: bad.cpp:3:3: note: 'done' already passed on here
 // FILES: bad.cpp

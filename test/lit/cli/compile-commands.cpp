@@ -4,6 +4,9 @@
 // RUN: printf '[{"directory": "%t/ok", "file": "%t/ok/input.cpp", "command": "c++ -std=c++20 %flags -c %t/ok/input.cpp"}]' > %t/ok/compile_commands.json
 // RUN: %asyncshift --style=coro -p %t/ok %t/ok/input.cpp 2> %t/ok.err | FileCheck %s
 // RUN: count 0 < %t/ok.err
+// A listed file named relative to the working directory is found (no warning).
+// RUN: cd %t/ok && %asyncshift --style=coro -p %t/ok input.cpp 2> %t/relative.err | FileCheck %s
+// RUN: count 0 < %t/relative.err
 // A file the database does not list is parsed with a neighbour's flags, and says so.
 // RUN: cp %t/ok/input.cpp %t/ok/other.cpp
 // RUN: %asyncshift --style=coro -p %t/ok %t/ok/other.cpp 2> %t/other.err | FileCheck %s
