@@ -5,6 +5,7 @@
 #include "CheckWalk.h"
 
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 #include "clang/AST/StmtCXX.h"
 #include "clang/Analysis/Analyses/ExprMutationAnalyzer.h"
 #include "clang/Analysis/CFG.h"
@@ -32,6 +33,54 @@ bool mentions(const Stmt *S, const VarDecl *V) {
     if (mentions(Child, V))
       return true;
   return false;
+}
+
+/// Whether \p Body uses the callable parameter \p P only by calling it
+/// (`f()`, `f(x)`, `std::forward<F>(f)()`), outside any lambda: a wrapper
+/// that runs what it is given before it returns (a lock, a tracing span, a
+/// timer), never keeping it for later.
+bool onlyCalledIn(const Stmt *Body, const ParmVarDecl *P) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    const ParmVarDecl *P;
+    llvm::DenseSet<const DeclRefExpr *> Called;
+    bool Escapes = false;
+    unsigned InLambda = 0;
+    static const DeclRefExpr *calledRef(const Expr *Callee, const ParmVarDecl *P) {
+      Callee = Callee ? Callee->IgnoreParenImpCasts() : nullptr;
+      if (const auto *C = dyn_cast_or_null<CallExpr>(Callee)) { // std::forward<F>(f), std::move(f)
+        const FunctionDecl *FD = C->getDirectCallee();
+        if (FD && FD->isInStdNamespace() && C->getNumArgs() == 1 &&
+            (FD->getName() == "forward" || FD->getName() == "move"))
+          Callee = C->getArg(0)->IgnoreParenImpCasts();
+      }
+      const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Callee);
+      return DRE && DRE->getDecl() == P ? DRE : nullptr;
+    }
+    bool TraverseLambdaExpr(LambdaExpr *L) {
+      ++InLambda;
+      bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+      --InLambda;
+      return R;
+    }
+    bool VisitCallExpr(CallExpr *C) {
+      const Expr *Callee = C->getCallee();
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(C); Op && Op->getOperator() == OO_Call)
+        Callee = Op->getArg(0);
+      else if (const auto *M = dyn_cast<CXXMemberCallExpr>(C))
+        Callee = M->getImplicitObjectArgument();
+      if (const DeclRefExpr *DRE = calledRef(Callee, P); DRE && !InLambda)
+        Called.insert(DRE);
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (DRE->getDecl() == P && (InLambda || !Called.count(DRE)))
+        Escapes = true;
+      return true;
+    }
+  } V;
+  V.P = P;
+  V.TraverseStmt(const_cast<Stmt *>(Body));
+  return !V.Escapes;
 }
 
 /// Whether the edges Clang pruned at the end of \p B stay pruned: the branch
@@ -290,6 +339,11 @@ unsigned PathAnalyzer::calleeTiming(const FunctionModel &M, const FunctionDecl *
   const FunctionDecl *Def = nullptr;
   if (!Callee->hasBody(Def) || !Def)
     return TimingAsync; // a leaf declared elsewhere: an async operation
+  if (ArgIndex < Def->getNumParams()) {
+    const ParmVarDecl *P = Def->getParamDecl(ArgIndex);
+    if (!asCallbackType(P->getType()) && !isa<CoroutineBodyStmt>(Def->getBody()) && onlyCalledIn(Def->getBody(), P))
+      return TimingSync; // a wrapper that runs it before returning
+  }
   const ParmVarDecl *CH = handlerParam(Def);
   if (!CH || !CH->getIdentifier() || ArgIndex + 1 != Def->getNumParams())
     return TimingUnknown;

@@ -5,6 +5,8 @@
 #include "ops.h"
 
 #include <algorithm>
+#include <functional>
+#include <string>
 #include <vector>
 
 void loop_run();
@@ -118,4 +120,26 @@ void parallel_branch_by_reference(std::vector<int> ids, asyncshift::callback<std
       ids.size(),
       [&prefix, ids](std::size_t i, asyncshift::callback<std::string> cb) { fetch(prefix + std::to_string(ids[i]), cb); },
       done);
+}
+
+// Wrappers whose bodies show that they run what they are given before they
+// return (a lock, a tracing span, a timer): its captures are still alive.
+template <class F>
+void locked(F &&f) {
+  f();
+}
+template <class F>
+void forwarded(F &&f) {
+  std::forward<F>(f)();
+}
+void timed(const std::string &, const std::function<void()> &f) { f(); }
+
+void under_a_lock(std::string data, asyncshift::callback<> done) {
+  locked([&] { write_int(1, static_cast<int>(data.size()), done); });
+}
+void forwarded_to(std::string data, asyncshift::callback<> done) {
+  forwarded([&] { write_int(2, static_cast<int>(data.size()), done); });
+}
+void in_a_span(std::string data, asyncshift::callback<> done) {
+  timed("span", [&] { write_int(3, static_cast<int>(data.size()), done); });
 }

@@ -98,3 +98,23 @@ void parallel_continuation_by_reference(std::vector<int> ids, asyncshift::callba
   asyncshift::parallel(ids.size(),
       [&prefix, ids](std::size_t i, asyncshift::callback<> cb) { flush([cb, &prefix](asyncshift::error e) { cb(e); }); }, done);
 }
+
+// A wrapper that keeps what it is given, or wraps it in a lambda of its own,
+// runs it later: a wrapper is exempt only when its body calls it directly.
+std::vector<std::function<void()>> kept;
+template <class F>
+void keep(F f) {
+  kept.push_back(f);
+}
+template <class F>
+void keep_wrapped(F f) {
+  kept.push_back([f] { f(); });
+}
+void kept_by_reference(std::string data, asyncshift::callback<> done) {
+  // CHECK: :[[@LINE+1]]:10: error: lambda captures 'data' by reference, but 'data' is destroyed before the lambda runs [asyncshift-dangling-capture]
+  keep([&data, done] { write_int(1, static_cast<int>(data.size()), done); });
+}
+void kept_wrapped_by_reference(std::string data, asyncshift::callback<> done) {
+  // CHECK: :[[@LINE+1]]:18: error: lambda captures 'data' by reference, but 'data' is destroyed before the lambda runs [asyncshift-dangling-capture]
+  keep_wrapped([&data, done] { write_int(2, static_cast<int>(data.size()), done); });
+}
