@@ -22,19 +22,6 @@ namespace {
 
 constexpr unsigned TimingUnknown = 4;
 
-bool mentions(const Stmt *S, const VarDecl *V) {
-  if (!S)
-    return false;
-  if (isa<UnaryExprOrTypeTraitExpr>(S))
-    return false; // sizeof(err) does not read err
-  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V)
-    return true;
-  for (const Stmt *Child : S->children())
-    if (mentions(Child, V))
-      return true;
-  return false;
-}
-
 /// Whether \p Body uses the callable parameter \p P only by calling it
 /// (`f()`, `f(x)`, `std::forward<F>(f)()`), outside any lambda: a wrapper
 /// that runs what it is given before it returns (a lock, a tracing span, a
@@ -190,7 +177,7 @@ const PreparedWalk &PathAnalyzer::prepare(const FunctionModel &M, const Callable
         continue;
       const Stmt *S = CS->getStmt();
       Scan(S, true, Out);
-      if (C.ErrorParam && mentions(S, C.ErrorParam))
+      if (C.ErrorParam && mentionsVar(S, C.ErrorParam))
         Out.push_back({Action::Kind::ReadError, 0});
       if (isThrow(S))
         Out.push_back({Action::Kind::Stop, 0});

@@ -30,6 +30,17 @@ std::string describe(const ASTContext &Ctx, const Stmt *S, llvm::StringRef Fallb
   return "'" + Text.str() + "'";
 }
 
+bool mentionsVar(const Stmt *S, const VarDecl *V) {
+  if (!S || isa<UnaryExprOrTypeTraitExpr>(S))
+    return false;
+  if (const auto *DRE = dyn_cast<DeclRefExpr>(S); DRE && DRE->getDecl() == V)
+    return true;
+  for (const Stmt *Child : S->children())
+    if (mentionsVar(Child, V))
+      return true;
+  return false;
+}
+
 namespace {
 
 /// Walks stop (and report nothing) beyond this many (block, state) pairs.
@@ -169,9 +180,13 @@ void Walk::step(unsigned NI) {
   }
 }
 
-/// A loop whose body completes the handler is assumed to run at least once:
-/// `if (n == 0) return done({}); for (i = 0; i < n; ++i) ...` has no path that
-/// skips the loop, and the walk does no arithmetic to know it.
+/// A loop whose body completes the handler, or reads the error, is assumed
+/// to run at least once: `if (n == 0) return done({}); for (i = 0; i < n;
+/// ++i) ...` has no path that skips the loop, and the walk does no arithmetic
+/// to know it; `for (auto &w : waiting) w(err, v);` hands the error to every
+/// waiter there is, and with none there is nobody to tell. (A body that
+/// neither completes nor reads is the same on both paths, so skipping the
+/// empty loop loses no other finding.)
 bool Walk::skipsLoop(const CFGBlock *B, const State &S, unsigned SuccIndex) {
   const Stmt *Loop = B->getTerminatorStmt();
   if (!S.Fresh || SuccIndex != 1 || !Loop || !isa<ForStmt, WhileStmt, CXXForRangeStmt>(Loop))
@@ -181,6 +196,8 @@ bool Walk::skipsLoop(const CFGBlock *B, const State &S, unsigned SuccIndex) {
     const Stmt *Body = isa<ForStmt>(Loop)     ? cast<ForStmt>(Loop)->getBody()
                        : isa<WhileStmt>(Loop) ? cast<WhileStmt>(Loop)->getBody()
                                               : cast<CXXForRangeStmt>(Loop)->getBody();
+    if (C.ErrorParam && mentionsVar(Body, C.ErrorParam))
+      It->second = true;
     const SourceManager &SM = Ctx.getSourceManager();
     SourceRange R = Body->getSourceRange();
     for (unsigned I = 0; I < P.Events.size(); ++I) {
@@ -199,8 +216,8 @@ void Walk::atExit(unsigned NI, const State &S) {
     W.push_back(endNote(NI, "without calling " + quoted(H)));
     Out.NotCalled = std::move(W);
   }
-  if (!C.ErrorParam || S.ErrorRead)
-    return;
+  if (!C.ErrorParam || S.ErrorRead || S.Handler == Released)
+    return; // read, or there is no handler to tell (`if (!done) return;`)
   // A path that fails the handler with an error of its own
   // (`done(error("cancelled"))`) supersedes the error; it does not drop it.
   const Event *Completion = S.Handler >= 0 ? &P.Events[S.Handler] : nullptr;

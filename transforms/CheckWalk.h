@@ -71,6 +71,9 @@ void walkPaths(clang::ASTContext &Ctx, const PreparedWalk &P, const Callable &C,
 /// comes from a macro.
 std::string describe(const clang::ASTContext &Ctx, const clang::Stmt *S, llvm::StringRef Fallback);
 
+/// Whether \p S names \p V (outside sizeof, which does not read it).
+bool mentionsVar(const clang::Stmt *S, const clang::VarDecl *V);
+
 } // namespace check
 } // namespace asyncshift
 

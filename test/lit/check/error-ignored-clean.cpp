@@ -4,6 +4,7 @@
 #include "ops.h"
 
 #include <memory>
+#include <vector>
 
 void unnamed(asyncshift::callback<> done) {
   flush([](asyncshift::error) {});
@@ -63,4 +64,23 @@ void join_ignores_late_errors(asyncshift::callback<> done) {
   };
   flush(join);
   flush(join);
+}
+
+// The error goes to every waiter there is; with none, nobody is to be told.
+std::vector<asyncshift::callback<int>> waiting;
+void drain() {
+  read_int(1, [](asyncshift::error err, int v) {
+    auto ready = std::move(waiting);
+    for (auto &w : ready)
+      w(err, v);
+  });
+}
+
+// With no handler to call there is nobody to give the error to.
+void touch(asyncshift::callback<> done) {
+  flush([=](asyncshift::error err) {
+    if (!done)
+      return;
+    done(err);
+  });
 }

@@ -41,3 +41,24 @@ void named_fire_and_forget(asyncshift::callback<> done) {
   // CHECK: :[[@LINE-2]]:58: note: reaches the end without reading 'err'
   done({});
 }
+
+// A handler that is there, told of success whatever happened: dropped,
+// though an empty handler would have released the path.
+void guarded_but_dropped(asyncshift::callback<> done) {
+  flush([=](asyncshift::error err) {
+  // CHECK: :[[@LINE-1]]:31: error: continuation names its error 'err' but can finish without reading it [asyncshift-error-ignored]
+    if (!done)
+      return;
+    done({});
+  });
+}
+
+// A loop that does not read the error is no excuse.
+void loop_without_the_error(asyncshift::callback<> done) {
+  flush([=](asyncshift::error err) {
+  // CHECK: :[[@LINE-1]]:31: error: continuation names its error 'err' but can finish without reading it [asyncshift-error-ignored]
+    for (int i = 0; i < 3; ++i)
+      log_line("tick");
+    done({});
+  });
+}
