@@ -175,18 +175,70 @@ private:
     for (const LambdaCapture &Cap : L.Lambda->captures()) {
       if (!Cap.capturesVariable() || Cap.getCaptureKind() != LCK_ByRef)
         continue;
-      const auto *V = dyn_cast<VarDecl>(Cap.getCapturedVar());
+      const ValueDecl *Named = Cap.getCapturedVar();
+      const auto *V = dyn_cast<VarDecl>(Named);
       if (V && V->isInitCapture() && V->getDeclContext() == L.Decl)
-        V = referencedVar(V->getInit()); // [&r = x] refers to x
+        Named = V = referencedVar(V->getInit()); // [&r = x] refers to x
+      else
+        V = objectBehind(Named);
       if (!V || !V->hasLocalStorage() || V->getType()->isReferenceType())
         continue;
-      checkCapture(L, Site, Cap, V);
+      if (std::optional<Death> D = diesBefore(Site, V))
+        report(L, Cap, Named, V, *D);
     }
   }
 
-  void checkCapture(const Callable &L, const Stmt *Site, const LambdaCapture &Cap, const VarDecl *V) {
-    if (std::optional<Death> D = diesBefore(Site, V))
-      report(L, Cap, V, *D);
+  /// The local object that a captured name stands for: a variable itself;
+  /// for a local reference, the local it is bound to (`const std::string &r
+  /// = s;`, or a range-for element of a local container or by-value
+  /// parameter); for a structured binding, the hidden variable that holds
+  /// what it names. Null for a reference whose object is not known to be
+  /// local (a reference parameter is the caller's object).
+  const VarDecl *objectBehind(const ValueDecl *D) {
+    for (unsigned Depth = 0; D && Depth < 8; ++Depth) {
+      if (const auto *B = dyn_cast<BindingDecl>(D)) {
+        D = B->getDecomposedDecl();
+        continue;
+      }
+      const auto *V = dyn_cast<VarDecl>(D);
+      if (!V || !V->getType()->isReferenceType())
+        return V;
+      if (isa<ParmVarDecl>(V) || !V->hasLocalStorage())
+        return nullptr;
+      if (const CXXForRangeStmt *For = rangeForOf(V)) {
+        D = objectOf(For->getRangeInit());
+        continue;
+      }
+      D = objectOf(V->getInit());
+    }
+    return nullptr;
+  }
+
+  /// The variable whose object \p E names: `s`, or `s.part.more`.
+  static const VarDecl *objectOf(const Expr *E) {
+    while (E) {
+      E = E->IgnoreParenImpCasts();
+      if (const auto *M = dyn_cast<MemberExpr>(E); M && !M->isArrow()) {
+        E = M->getBase();
+        continue;
+      }
+      return referencedVar(E);
+    }
+    return nullptr;
+  }
+
+  /// The range-for whose element \p V is.
+  const CXXForRangeStmt *rangeForOf(const VarDecl *V) {
+    DynTypedNodeList Parents = Ctx.getParents(*V);
+    if (Parents.empty())
+      return nullptr;
+    if (const auto *DS = Parents[0].get<DeclStmt>()) {
+      DynTypedNodeList Up = Ctx.getParents(*DS);
+      const auto *For = Up.empty() ? nullptr : Up[0].get<CXXForRangeStmt>();
+      if (For && For->getLoopVariable() == V)
+        return For;
+    }
+    return nullptr;
   }
 
   /// Whether \p V is gone before what \p Site starts can run: \p V's
@@ -226,13 +278,19 @@ private:
     return std::nullopt;
   }
 
-  void report(const Callable &L, const LambdaCapture &Cap, const VarDecl *V, const Death &D) {
+  void report(const Callable &L, const LambdaCapture &Cap, const ValueDecl *Named, const VarDecl *V,
+              const Death &D) {
     const char *What = L.ContinuationShaped ? "continuation" : "lambda";
     Finding F;
     F.Where = locOf(Cap.getLocation());
-    F.Message = std::string(What) + " captures " + quoted(V) + " by reference, but " + quoted(V) +
-                " is destroyed before the " + What + " runs";
+    const std::string Name = quoted(Named);
+    F.Message = std::string(What) + " captures " + Name + " by reference, but " +
+                (Named == V ? Name : "what " + Name + " refers to") + " is destroyed before the " + What + " runs";
     F.Notes.push_back({locOf(D.Started->getBeginLoc()), std::string("the ") + What + " runs after this call returns"});
+    if (Named != V && V->getIdentifier())
+      F.Notes.push_back({locOf(Named->getLocation()), Name + " refers to " + quoted(V)});
+    else if (Named != V)
+      F.Notes.push_back({locOf(V->getLocation()), Name + " names a part of this structured binding"});
     push(std::move(F), V, D);
   }
 
@@ -250,7 +308,8 @@ private:
   /// Ends finding \p F with where \p V was declared and where it dies.
   void push(Finding F, const VarDecl *V, const Death &D) {
     F.Id = ids::DanglingCapture;
-    F.Notes.push_back({locOf(V->getLocation()), quoted(V) + " declared here"});
+    if (V->getIdentifier()) // (a structured binding's note is its report's)
+      F.Notes.push_back({locOf(V->getLocation()), quoted(V) + " declared here"});
     if (D.End.isValid())
       F.Notes.push_back({locOf(D.End), D.EndWhat});
     Out.push_back(std::move(F));

@@ -70,6 +70,77 @@ bool onlyCalledIn(const Stmt *Body, const ParmVarDecl *P) {
   return !V.Escapes;
 }
 
+/// The local flags of \p C: bool variables declared in its body whose every
+/// use there is a read or an assignment of `true` or `false`, none of them
+/// in a nested lambda. The walk follows their values (`found = true; break;`
+/// ... `if (!found) done(...)`), as it follows unmodified variables.
+llvm::DenseSet<const VarDecl *> flagsOf(const Callable &C) {
+  struct Visitor : RecursiveASTVisitor<Visitor> {
+    const FunctionDecl *Owner;
+    llvm::DenseSet<const VarDecl *> Candidates, Spoiled;
+    llvm::DenseSet<const DeclRefExpr *> Fine;
+    unsigned InLambda = 0;
+    bool TraverseLambdaExpr(LambdaExpr *L) {
+      ++InLambda;
+      bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
+      --InLambda;
+      return R;
+    }
+    bool VisitVarDecl(VarDecl *V) {
+      if (!InLambda && V->getType()->isBooleanType() && !V->getType()->isReferenceType() && !isa<ParmVarDecl>(V) &&
+          V->hasLocalStorage() && V->getParentFunctionOrMethod() == Owner)
+        Candidates.insert(V);
+      return true;
+    }
+    bool VisitBinaryOperator(BinaryOperator *B) {
+      const auto *DRE = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens());
+      if (B->getOpcode() == BO_Assign && DRE && isa<CXXBoolLiteralExpr>(B->getRHS()->IgnoreParenImpCasts()))
+        Fine.insert(DRE);
+      return true;
+    }
+    bool VisitImplicitCastExpr(ImplicitCastExpr *E) {
+      if (E->getCastKind() == CK_LValueToRValue)
+        if (const auto *DRE = dyn_cast<DeclRefExpr>(E->getSubExpr()->IgnoreParens()))
+          Fine.insert(DRE);
+      return true;
+    }
+    bool VisitDeclRefExpr(DeclRefExpr *DRE) {
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && (InLambda || !Fine.contains(DRE)))
+        Spoiled.insert(V);
+      return true;
+    }
+  } V;
+  V.Owner = C.Decl;
+  V.TraverseStmt(const_cast<Stmt *>(C.Body));
+  llvm::DenseSet<const VarDecl *> Out;
+  for (const VarDecl *Var : V.Candidates)
+    if (!V.Spoiled.contains(Var))
+      Out.insert(Var);
+  return Out;
+}
+
+/// What a CFG element stores into a flag: `flag = true;`, or its declaration
+/// (an initializer that is not a literal: a value the walk does not know).
+struct FlagStore {
+  const VarDecl *Var;
+  std::optional<bool> Value;
+};
+std::optional<FlagStore> flagStoreOf(const Stmt *S, const llvm::DenseSet<const VarDecl *> &Flags) {
+  if (Flags.empty())
+    return std::nullopt;
+  if (const auto *B = dyn_cast<BinaryOperator>(S); B && B->getOpcode() == BO_Assign)
+    if (const auto *DRE = dyn_cast<DeclRefExpr>(B->getLHS()->IgnoreParens()))
+      if (const auto *V = dyn_cast<VarDecl>(DRE->getDecl()); V && Flags.contains(V))
+        if (const auto *L = dyn_cast<CXXBoolLiteralExpr>(B->getRHS()->IgnoreParenImpCasts()))
+          return FlagStore{V, L->getValue()};
+  if (const auto *DS = dyn_cast<DeclStmt>(S); DS && DS->isSingleDecl())
+    if (const auto *V = dyn_cast<VarDecl>(DS->getSingleDecl()); V && Flags.contains(V)) {
+      const auto *L = V->getInit() ? dyn_cast<CXXBoolLiteralExpr>(V->getInit()->IgnoreParenImpCasts()) : nullptr;
+      return FlagStore{V, L ? std::optional<bool>(L->getValue()) : std::nullopt};
+    }
+  return std::nullopt;
+}
+
 /// Whether the edges Clang pruned at the end of \p B stay pruned: the branch
 /// tests a constant as written, or is a switch (whose pruned default is what
 /// says that every enumerator has its case).
@@ -126,8 +197,9 @@ const PreparedWalk &PathAnalyzer::prepare(const FunctionModel &M, const Callable
         Elements.insert(S->getStmt());
 
   ExprMutationAnalyzer Mutations(*C.Body, Ctx);
+  const llvm::DenseSet<const VarDecl *> Flags = flagsOf(C);
   auto stable = [&](const VarDecl *V) {
-    return V && !V->getType()->isReferenceType() && !Mutations.isMutated(V);
+    return V && !V->getType()->isReferenceType() && (Flags.contains(V) || !Mutations.isMutated(V));
   };
   auto bitOf = [&](const VarDecl *V) -> std::optional<unsigned> {
     if (auto It = P.AtomBits.find(V); It != P.AtomBits.end())
@@ -177,6 +249,9 @@ const PreparedWalk &PathAnalyzer::prepare(const FunctionModel &M, const Callable
         continue;
       const Stmt *S = CS->getStmt();
       Scan(S, true, Out);
+      if (std::optional<FlagStore> F = flagStoreOf(S, Flags))
+        if (auto Bit = bitOf(F->Var))
+          Out.push_back({F->Value ? Action::Kind::Assign : Action::Kind::Forget, *Bit, F->Value.value_or(false)});
       if (C.ErrorParam && mentionsVar(S, C.ErrorParam))
         Out.push_back({Action::Kind::ReadError, 0});
       if (isThrow(S))

@@ -134,6 +134,18 @@ void Walk::step(unsigned NI) {
       S.ErrorRead = true;
       continue;
     }
+    if (A.K == Action::Kind::Assign || A.K == Action::Kind::Forget) {
+      const uint32_t Bit = 1u << A.Index;
+      S.Values &= ~Bit;
+      if (A.K == Action::Kind::Forget) {
+        S.Known &= ~Bit;
+        continue;
+      }
+      S.Known |= Bit;
+      if (A.Value)
+        S.Values |= Bit;
+      continue;
+    }
     if (!Significant[A.Index])
       continue;
     if (S.Handler == Pending) {

@@ -30,12 +30,16 @@ struct Action {
     Event,     ///< PreparedWalk::Events[Index] happens
     ReadError, ///< the error parameter is read
     Stop,      ///< the path ends without returning (throw, [[noreturn]] call)
+    Assign,    ///< the flag of bit Index is set to Value (`found = true;`)
+    Forget,    ///< the flag of bit Index takes a value the walk does not know
   } K = Kind::Event;
   unsigned Index = 0;
+  bool Value = false;
 };
 
 /// A two-way branch the walk can remember: a test of an unmodified variable
-/// (a bit of the path's assumptions), or of the handler's emptiness.
+/// or of a local flag (a bit of the path's assumptions), or of the handler's
+/// emptiness.
 struct Atom {
   bool IsHandler = false;
   unsigned Bit = 0;

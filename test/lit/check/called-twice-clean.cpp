@@ -4,7 +4,9 @@
 #include "ops.h"
 
 #include <memory>
+#include <string>
 #include <utility>
+#include <vector>
 
 void early_returns(asyncshift::callback<int> done) {
   read_int(1, [=](asyncshift::error err, int v) {
@@ -117,4 +119,21 @@ void first_wins(asyncshift::callback<> done) {
 // Moving the handler into the continuation is one hand-off, not two.
 void moved_into_capture(asyncshift::callback<> done) {
   flush([cb = std::move(done)](asyncshift::error err) { cb(err); });
+}
+
+// A local flag set on one path and tested later: the walk follows its value.
+void first_nonempty(std::vector<std::string> paths, asyncshift::callback<std::string> done) {
+  read_int(0, [=](asyncshift::error err, int) {
+    if (err)
+      return done(err);
+    bool found = false;
+    for (const auto &p : paths)
+      if (!p.empty()) {
+        done({}, p);
+        found = true;
+        break;
+      }
+    if (!found)
+      done(asyncshift::error("none"));
+  });
 }

@@ -6,6 +6,8 @@
 #include "ops.h"
 
 #include <memory>
+#include <string>
+#include <vector>
 
 // A failure that does not return falls through to the success call.
 void missing_return(asyncshift::callback<int> done) {
@@ -135,4 +137,21 @@ void failure_only_in_loop(int n, asyncshift::callback<> done) {
   done({});
   // CHECK: :[[@LINE-1]]:3: error: handler 'done' may be called twice on this path [asyncshift-callback-called-twice]
   // CHECK: :[[@LINE-8]]:21: note: this lambda completes 'done' whenever its error is set, guarded by no shared counter or flag: it is no branch of a join
+}
+
+// A flag that is never set where the handler is called: its test still passes.
+void flag_never_set(std::vector<std::string> paths, asyncshift::callback<std::string> done) {
+  read_int(0, [=](asyncshift::error err, int) {
+    if (err)
+      return done(err);
+    bool found = false;
+    for (const auto &p : paths)
+      if (!p.empty()) {
+        done({}, p);
+        break;
+      }
+    if (!found)
+      done(asyncshift::error("none"));
+    // CHECK: :[[@LINE-1]]:7: error: handler 'done' may be called twice on this path [asyncshift-callback-called-twice]
+  });
 }

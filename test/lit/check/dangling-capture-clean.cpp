@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -142,4 +143,24 @@ void forwarded_to(std::string data, asyncshift::callback<> done) {
 }
 void in_a_span(std::string data, asyncshift::callback<> done) {
   timed("span", [&] { write_int(3, static_cast<int>(data.size()), done); });
+}
+
+// References to what outlives the continuation: a reference parameter (the
+// caller's object), an element of one, a static.
+void element_of_a_reference(const std::vector<std::string> &keys, asyncshift::callback<> done) {
+  auto left = std::make_shared<std::size_t>(keys.size());
+  for (const auto &k : keys)
+    fetch(k, [&k, left, done](asyncshift::error err, std::string) {
+      log_line(k);
+      if (--*left == 0)
+        done(err);
+    });
+}
+void reference_to_a_static(asyncshift::callback<> done) {
+  static std::string s = "x";
+  const std::string &r = s;
+  fetch("u", [&r, done](asyncshift::error err, std::string) {
+    log_line(r);
+    done(err);
+  });
 }

@@ -5,6 +5,8 @@
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not='error:'
 #include "ops.h"
 
+#include <memory>
+
 // The default capture by reference takes the handler and a local.
 void default_by_reference(asyncshift::callback<int> done) {
   int base = 1;
@@ -117,4 +119,39 @@ void kept_by_reference(std::string data, asyncshift::callback<> done) {
 void kept_wrapped_by_reference(std::string data, asyncshift::callback<> done) {
   // CHECK: :[[@LINE+1]]:18: error: lambda captures 'data' by reference, but 'data' is destroyed before the lambda runs [asyncshift-dangling-capture]
   keep_wrapped([&data, done] { write_int(2, static_cast<int>(data.size()), done); });
+}
+
+// A reference names what it is bound to: a local, an element of a by-value
+// parameter, a part of a structured binding's copy.
+void reference_to_a_local(asyncshift::callback<> done) {
+  std::string s = "x";
+  const std::string &r = s;
+  fetch("u", [&r, done](asyncshift::error err, std::string) {
+  // CHECK: :[[@LINE-1]]:16: error: continuation captures 'r' by reference, but what 'r' refers to is destroyed before the continuation runs [asyncshift-dangling-capture]
+  // CHECK: :[[@LINE-2]]:3: note: the continuation runs after this call returns
+  // CHECK: :[[@LINE-4]]:22: note: 'r' refers to 's'
+  // CHECK: :[[@LINE-6]]:15: note: 's' declared here
+    log_line(r);
+    done(err);
+  });
+}
+void element_of_a_parameter(std::vector<std::string> keys, asyncshift::callback<> done) {
+  auto left = std::make_shared<std::size_t>(keys.size());
+  for (const auto &k : keys)
+    fetch(k, [&k, left, done](asyncshift::error err, std::string) {
+    // CHECK: :[[@LINE-1]]:16: error: continuation captures 'k' by reference, but what 'k' refers to is destroyed before the continuation runs [asyncshift-dangling-capture]
+    // CHECK: :[[@LINE-3]]:20: note: 'k' refers to 'keys'
+      log_line(k);
+      if (--*left == 0)
+        done(err);
+    });
+}
+void part_of_a_binding(std::pair<std::string, int> kv, asyncshift::callback<> done) {
+  auto [k, v] = kv;
+  fetch(k, [&k, done](asyncshift::error err, std::string) {
+  // CHECK: :[[@LINE-1]]:14: error: continuation captures 'k' by reference, but what 'k' refers to is destroyed before the continuation runs [asyncshift-dangling-capture]
+  // CHECK: :[[@LINE-3]]:8: note: 'k' names a part of this structured binding
+    log_line(k);
+    done(err);
+  });
 }
