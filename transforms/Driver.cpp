@@ -351,7 +351,7 @@ int asyncshiftMain(int Argc, const char **Argv) {
       return 1;
     }
   }
-  const std::vector<std::string> &Sources = Parser->getSourcePathList();
+  std::vector<std::string> Sources = Parser->getSourcePathList();
   int Outputs = !OutputOpt.empty() + !OutDirOpt.empty() + (InPlaceOpt ? 1 : 0);
   if (Outputs > 1) {
     error("-o, --out-dir and -i are exclusive");
@@ -378,6 +378,16 @@ int asyncshiftMain(int Argc, const char **Argv) {
       error(llvm::sys::fs::exists(S) ? "'" + S + "' is not a regular file" : "no such file: '" + S + "'");
       return 1;
     }
+  // A file named twice (`a.cpp ./a.cpp`, a shell glob and a list) is read
+  // once: twice, its findings were reported twice.
+  {
+    std::set<std::string> Seen;
+    std::vector<std::string> Unique;
+    for (const std::string &S : Sources)
+      if (Seen.insert(realPath(S)).second)
+        Unique.push_back(S);
+    Sources = std::move(Unique);
+  }
 
   // --out-dir names outputs by stem: two inputs with the same name in
   // different directories would write one file, the second over the first.

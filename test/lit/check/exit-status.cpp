@@ -11,6 +11,10 @@
 // RUN: count 0 < %t/out
 // RUN: FileCheck %s --input-file=%t/err --implicit-check-not='error:'
 // RUN: not grep 'Error while processing' %t/err
+// A file named twice is checked once.
+// RUN: not %asyncshift --check %t/bad.cpp %t/./bad.cpp -- %{tool_flags} 2> %t/twice.err
+// RUN: grep "bad.cpp:4:3: error:" %t/twice.err | count 1
+// RUN: rm %t/twice.err
 // A header named .h is C++ (clang's driver would take it for C), with or without flags.
 // RUN: cp %t/bad.cpp %t/bad.h
 // RUN: not %asyncshift --check %t/bad.h -- %{tool_flags} 2> %t/h.err
