@@ -1153,6 +1153,17 @@ std::optional<PrintedFunction> ChainLowering::run() {
   }
   for (VarId V : Hoisted) {
     const Var &X = F.Vars[V];
+    if (X.CopiedThenChangedRaw) {
+      Finding Fd;
+      Fd.Id = ids::StateVariable;
+      Fd.Where = Loc{X.CopiedThenChangedRaw};
+      Fd.Message = "a lambda copies '" + X.Name + "', which changes after that; '" + X.Name +
+                   "' is read after a later wait, so this style keeps it in the call's state, where the lambda "
+                   "would see the change; cannot convert to this style (copy it into a variable of its own that "
+                   "does not change; --style=coro and coro-values keep it in the coroutine frame)";
+      Out.push_back(std::move(Fd));
+      return std::nullopt;
+    }
     if (X.IsReference || valueTypeOf(V).empty() || !X.Assignable) {
       // A field of the per-call state is declared `T x{};` before the first
       // step and assigned where the variable was declared.

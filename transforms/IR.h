@@ -53,6 +53,11 @@ struct Var {
   bool MoveOnly = false;
   /// Where it is declared (none for a variable the tool made up).
   unsigned DeclRaw = 0;
+  /// Where a lambda written in the source copies it (`[=]`, `[x]`) when it
+  /// changes after that (outside the lambda, or inside a mutable one): a
+  /// printer that keeps the variable in a state the steps share would let
+  /// the lambda see the change. 0 when no lambda does.
+  unsigned CopiedThenChangedRaw = 0;
 };
 
 struct Splice;

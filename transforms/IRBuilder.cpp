@@ -152,6 +152,7 @@ private:
   void refuseEscape(const DeclRefExpr *E);
   bool inGenericLambda(const Stmt *E) const;
   void checkJoinCaptures();
+  void markCopiesThatChange();
   void collectJoinOuterNames();
 
   ASTContext &Ctx;
@@ -1895,6 +1896,63 @@ void Builder::checkJoinCaptures() {
   }
 }
 
+/// Var::CopiedThenChangedRaw: a lambda of the source that copies a variable
+/// of the function, which changes later (a use after the lambda, outside
+/// it, that the mutation analysis calls a mutation; or any mutation inside
+/// a mutable lambda, which changes the copy).
+void Builder::markCopiesThatChange() {
+  struct Lambdas : RecursiveASTVisitor<Lambdas> {
+    bool VisitLambdaExpr(LambdaExpr *L) {
+      Found.push_back(L);
+      return true;
+    }
+    std::vector<const LambdaExpr *> Found;
+  } All;
+  All.TraverseStmt(FD->getBody());
+  if (All.Found.empty())
+    return;
+  ExprMutationAnalyzer Whole(*FD->getBody(), Ctx);
+  struct Refs : RecursiveASTVisitor<Refs> {
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Found.push_back(E);
+      return true;
+    }
+    std::vector<const DeclRefExpr *> Found;
+  } Uses;
+  Uses.TraverseStmt(FD->getBody());
+  for (const LambdaExpr *L : All.Found) {
+    const SourceRange Inside = L->getSourceRange();
+    auto within = [&](SourceLocation Loc) {
+      return !SM.isBeforeInTranslationUnit(Loc, Inside.getBegin()) && !SM.isBeforeInTranslationUnit(Inside.getEnd(), Loc);
+    };
+    std::optional<ExprMutationAnalyzer> InBody;
+    for (const LambdaCapture &Cap : L->captures()) {
+      if (!Cap.capturesVariable() || Cap.getCaptureKind() != LCK_ByCopy)
+        continue;
+      const ValueDecl *D = Cap.getCapturedVar();
+      auto Id = VarIds.find(D);
+      if (Id == VarIds.end() || F.Vars[Id->second].CopiedThenChangedRaw)
+        continue;
+      bool Changes = false;
+      for (const DeclRefExpr *E : Uses.Found) {
+        if (E->getDecl() != D || Changes)
+          continue;
+        if (within(E->getLocation())) {
+          if (L->isMutable()) {
+            if (!InBody)
+              InBody.emplace(*L->getBody(), Ctx);
+            Changes = InBody->isMutated(E);
+          }
+        } else if (SM.isBeforeInTranslationUnit(Inside.getEnd(), E->getLocation())) {
+          Changes = Whole.isMutated(E);
+        }
+      }
+      if (Changes)
+        F.Vars[Id->second].CopiedThenChangedRaw = Cap.getLocation().getRawEncoding();
+    }
+  }
+}
+
 /// Identifiers in named continuations that are not the function's variables
 /// (globals, functions, types): flattened declarations must not shadow them.
 void Builder::collectJoinOuterNames() {
@@ -2012,6 +2070,7 @@ std::optional<AsyncFunction> Builder::run() {
     checkJoinCaptures();
   if (Failed)
     return std::nullopt;
+  markCopiesThatChange();
   collectJoinOuterNames();
   return std::move(F);
 }

@@ -155,10 +155,32 @@ private:
       self->release();
       return {};
     }
+    // A failure, or the last step's value, settles the chain: its outcome
+    // goes on from here through run_continuations' loop (hand_on, with the
+    // reference this continuation held), not through a nested deliver. A
+    // recursive loop of chains, each adopting the next (the recursive-lambda
+    // idiom), settles a chain per iteration: nested, they overflowed the
+    // stack at a few hundred thousand iterations.
     if (src->status == outcome_status::rejected) {
       error e = std::move(src->err);
       src->release();
-      self->template fail_chain_dropping<true>(std::move(e));
+      self->at_ = N + 1;
+      self->drop_remaining_handlers();
+      return self->base::hand_on(self->settle_error(std::move(e)));
+    }
+    if constexpr (I == N) {
+      self->at_ = N + 1;
+      future_continuation* next;
+      try {
+        if constexpr (std::is_void_v<value_t<I>>)
+          next = self->settle_value();
+        else
+          next = self->settle_value(std::move(src->value));
+      } catch (...) {
+        next = self->settle_error(error_from_current_exception());
+      }
+      src->release();
+      return self->base::hand_on(next);
     } else if constexpr (std::is_void_v<value_t<I>>) {
       src->release();
       self->template arrive<I, true>(); // with the continuation's reference
