@@ -626,7 +626,10 @@ std::string ChainLowering::errorAsValueReason(const ContDefNode &J, const JoinPl
            "'), and a chain hands a named continuation an error only as the rejection of the operation before it; "
            "cannot convert to this style yet (call the handler with that error instead, or use --style=coro or "
            "coro-values)";
-  return Name + " receives an error it reads other than by propagating it; cannot convert to this style yet";
+  return Name + " reads the error it receives other than by propagating it (`if (err) return done(err);`), and a "
+                "chain that joins at a named continuation hands it only values; cannot convert to this style yet "
+                "(--style=coro or coro-values converts it; in this style, propagate the error unchanged and log or "
+                "translate it where the call completes)";
 }
 
 /// Where a refusal of \p Plan's error as a value points: the call that

@@ -130,6 +130,7 @@ private:
 
   // Building.
   bool mentionsAsync(const Stmt *S) const;
+  bool onlyCompletesHandler(const Stmt *S);
   bool checkCaptures(const LambdaExpr *L, StringRef What, StringRef WhyNotByRef);
   bool refuseOuterReferences(const LambdaExpr *L, StringRef What);
   void refuseGenericContinuation(const LambdaExpr *L);
@@ -554,6 +555,35 @@ bool Builder::mentionsAsync(const Stmt *S) const {
   return Finder.Found;
 }
 
+/// Whether every use of the handler or a named continuation in \p S is a
+/// direct call of the handler outside any lambda (`return done(error(...));`
+/// in a validation loop): nothing in \p S starts async work.
+bool Builder::onlyCompletesHandler(const Stmt *S) {
+  AsyncRefCollector Refs(*this);
+  Refs.TraverseStmt(const_cast<Stmt *>(S));
+  for (const DeclRefExpr *E : Refs.Found) {
+    if (E->getDecl() != Handler)
+      return false;
+    bool Called = false;
+    for (DynTypedNodeList Parents = Ctx.getParents(*E); !Parents.empty(); Parents = Ctx.getParents(Parents[0])) {
+      if (Parents[0].get<LambdaExpr>())
+        return false;
+      const auto *P = Parents[0].get<Stmt>();
+      if (!P)
+        break;
+      if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P); Op && Op->getOperator() == OO_Call && !Called)
+        Called = Op->getArg(0)->IgnoreParenImpCasts() == E;
+      else if (!Called && !isa<ImplicitCastExpr, ParenExpr>(P))
+        return false;
+      if (P == S)
+        break;
+    }
+    if (!Called)
+      return false;
+  }
+  return true;
+}
+
 void Builder::refuseGenericContinuation(const LambdaExpr *L) {
   // Its body is a template: types the printers need (of the value, of what
   // the body computes) are only known per instantiation.
@@ -829,6 +859,10 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
   }
 
   if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S)) {
+    if (mentionsAsync(S) && onlyCompletesHandler(S))
+      return refuse(ids::AsyncInLoop, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
+                    "the handler is completed inside a loop; cannot convert (nothing in it waits: find what "
+                    "fails first, as with std::find_if, and complete the handler after the loop)");
     if (mentionsAsync(S))
       return refuse(ids::AsyncInLoop, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
                     "async call or handler use inside a loop body; cannot convert (use asyncshift::each_series "
@@ -842,6 +876,11 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
     return refuse(ids::Goto, S, "'goto' in an async function; cannot convert");
   }
 
+  if (mentionsAsync(S) && onlyCompletesHandler(S))
+    return refuse(ids::UnsupportedStatement, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
+                  "the handler is completed inside " + statementName(S) +
+                      "; cannot convert (nothing in it waits: compute the outcome there, as an asyncshift::error "
+                      "or a flag, and complete the handler after it with `if (err) return done(err);`)");
   if (mentionsAsync(S))
     return refuse(ids::UnsupportedStatement, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
                   "async work inside " + statementName(S) + "; cannot convert");

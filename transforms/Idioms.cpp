@@ -246,7 +246,19 @@ std::optional<CounterLoopMatch> matchCounterLoop(const CompoundStmt *Body, unsig
   auto SuccessBody = statements(Count->getThen());
   if (SuccessBody.empty() || !(M.SuccessCompletion = handlerCall(SuccessBody.back(), Handler)))
     return Miss("the last branch does not end by calling the handler");
-  M.Success.assign(SuccessBody.begin(), SuccessBody.end() - 1);
+  // `*failed = true;` beside the last completion changes nothing (every
+  // branch has run by then): it is dropped with the flag.
+  unsigned FlagSetsOnSuccess = 0;
+  for (auto It = SuccessBody.begin(); It + 1 != SuccessBody.end(); ++It) {
+    const auto *SetAgain = dyn_cast_or_null<BinaryOperator>(strip(dyn_cast<Expr>(*It)));
+    if (SetAgain && SetAgain->getOpcode() == BO_Assign && derefVar(SetAgain->getLHS()) == M.Failed &&
+        isa<CXXBoolLiteralExpr>(strip(SetAgain->getRHS())) &&
+        cast<CXXBoolLiteralExpr>(strip(SetAgain->getRHS()))->getValue()) {
+      ++FlagSetsOnSuccess;
+      continue;
+    }
+    M.Success.push_back(*It);
+  }
 
   // The declarations: pending = make_shared(n), failed = make_shared(false), results = make_shared(n).
   bool ZeroGuard = false;
@@ -292,9 +304,18 @@ std::optional<CounterLoopMatch> matchCounterLoop(const CompoundStmt *Body, unsig
   if (M.IdiomDecls.size() != (M.Results ? 3u : 2u))
     return Miss("the counter, flag (and results) must be declared in the same block as the loop");
   // The idiom's variables are used nowhere else.
-  if (countRefs(Body, M.Pending) != 1 || countRefs(Body, M.Failed) != 2 ||
-      (M.Results && countRefs(Body, M.Results) != 2))
-    return Miss("the counter, flag or results are used outside the idiom");
+  auto UsedOutside = [&](const VarDecl *V, const char *What, const char *Allowed) {
+    return Miss(std::string("the ") + What + " '" + V->getNameAsString() + "' is used outside the idiom (" + Allowed +
+                ")");
+  };
+  if (countRefs(Body, M.Pending) != 1)
+    return UsedOutside(M.Pending, "counter", "only `if (--*pending == 0)` may use it");
+  if (countRefs(Body, M.Failed) != 2 + FlagSetsOnSuccess)
+    return UsedOutside(M.Failed, "flag",
+                       "only the guard, the error branch's `*failed = true;` and one beside the last completion may "
+                       "use it");
+  if (M.Results && countRefs(Body, M.Results) != 2)
+    return UsedOutside(M.Results, "results", "only `(*results)[i] = v;` and the last completion may use them");
   if (M.Results) {
     const auto *Done = cast<CallExpr>(strip(M.SuccessCompletion));
     CallArgs DA = callArguments(Done);

@@ -160,6 +160,20 @@ ASYNCSHIFT_THROW_INLINE void throw_if(const error& e) {
   return detail::classify(p);
 }
 
+/// Whether \p p is an error_exception (throw_error's, without rethrowing it;
+/// any other, by rethrowing it once).
+[[gnu::noinline, gnu::cold]] inline bool is_error_exception(const std::exception_ptr& p) noexcept {
+  if (!p) return false;
+  if (p == detail::tl_last_thrown.exception) return true;
+  try {
+    std::rethrow_exception(p);
+  } catch (const error_exception&) {
+    return true;
+  } catch (...) {
+    return false;
+  }
+}
+
 /// Converts the exception currently being handled into an error value.
 inline error error_from_current_exception() noexcept { return error_from(std::current_exception()); }
 

@@ -49,8 +49,22 @@ public:
     mode_ = mode::awaited;
   }
 
+  /// start() runs a task for the first time in mode starting, and makes it
+  /// detached once it has suspended.
+  void mark_starting() noexcept { mode_ = mode::starting; }
+  void mark_started() noexcept { mode_ = mode::detached; }
+
 protected:
-  enum class mode : std::uint8_t { none, awaited, detached };
+  /// detached and starting: the final awaiter is ready, and the task
+  /// delivers its own outcome (deliver_detached).
+  enum class mode : std::uint8_t { none, awaited, detached, starting };
+
+  /// In deliver_detached: true when start() takes the outcome, because the
+  /// task ends before it ever suspended with an exception other than an
+  /// asyncshift error (which then leaves start(), as it would have left the
+  /// callback-style function; an error_exception stands for `done(err)`, and
+  /// goes to the callback).
+  bool taken_by_start(const std::exception_ptr* thrown) noexcept;
 
   // Inlined always: g++ otherwise calls it out of line from a large
   // coroutine once its failure path grows (a call per finished task).
@@ -80,7 +94,7 @@ class task_promise : public task_promise_base {
 public:
   struct final_awaiter {
     task_promise* p;
-    bool await_ready() const noexcept { return p->mode_ == mode::detached; }
+    bool await_ready() const noexcept { return p->mode_ >= mode::detached; }
     std::coroutine_handle<> await_suspend(std::coroutine_handle<task_promise> h) noexcept { return on_final(h); }
     void await_resume() const noexcept { p->deliver_detached(); }
   };
@@ -150,7 +164,7 @@ class task_promise<void> : public task_promise_base {
 public:
   struct final_awaiter {
     task_promise* p;
-    bool await_ready() const noexcept { return p->mode_ == mode::detached; }
+    bool await_ready() const noexcept { return p->mode_ >= mode::detached; }
     std::coroutine_handle<> await_suspend(std::coroutine_handle<task_promise> h) noexcept { return on_final(h); }
     void await_resume() const noexcept { p->deliver_detached(); }
   };
@@ -173,6 +187,7 @@ public:
 
   void deliver_detached() noexcept {
     callback<> cb = callback<>::adopt_raw(link_);
+    if (taken_by_start(exception_ ? &exception_ : nullptr)) return; // cb goes uncalled
     cb(take_settled());
   }
 
@@ -203,9 +218,29 @@ struct detached_callback<result<U>> {
   using type = callback<U>;
 };
 
+/// What start() learns of a task's first run: whether it finished, and the
+/// exception it ended with if it never suspended.
+struct start_record {
+  std::exception_ptr thrown;
+  bool finished = false;
+};
+/// The record of the start() running a task for the first time on this thread.
+constinit inline thread_local start_record* tl_starting = nullptr;
+
+inline bool task_promise_base::taken_by_start(const std::exception_ptr* thrown) noexcept {
+  if (mode_ != mode::starting) [[likely]]
+    return false;
+  start_record* r = tl_starting;
+  r->finished = true;
+  if (!thrown || is_error_exception(*thrown)) return false; // an asyncshift error is `done(err)`: the callback's
+  r->thrown = *thrown;
+  return true;
+}
+
 template <class T>
 void task_promise<T>::deliver_detached() noexcept {
   auto cb = detached_callback<T>::type::adopt_raw(link_);
+  if (taken_by_start(held_ == held::exception ? &exception_ : nullptr)) return; // cb goes uncalled
   if (held_ == held::exception) {
     cb(error_from(exception_));
     return;
@@ -322,12 +357,22 @@ task<detail::await_result_t<Awaitable>> on_error(Awaitable a, F cleanup) {
 }
 
 /// Starts \p t now (it runs until its first suspension) and delivers its
-/// outcome to \p cb. The frame is freed when the task ends.
+/// outcome to \p cb. The frame is freed when the task ends. An exception
+/// that ends the task before it ever suspended leaves start() instead, and
+/// \p cb is not called: the callback-style function the task was converted
+/// from would have thrown it to its caller (as promise and future style,
+/// whose code before the first wait runs in the call, do).
 template <class T>
 void start(task<T> t, typename detail::detached_callback<T>::type cb) {
   auto h = t.release();
   h.promise().detach(std::move(cb));
+  h.promise().mark_starting();
+  detail::start_record first;
+  detail::start_record* outer = std::exchange(detail::tl_starting, &first);
   h.resume();
+  detail::tl_starting = outer;
+  if (first.thrown) std::rethrow_exception(first.thrown);
+  if (!first.finished) h.promise().mark_started(); // it suspended: from now on its outcome goes to cb
 }
 
 /// Starts \p t and ignores its outcome (fire-and-forget).

@@ -50,3 +50,22 @@ void read_unguarded(std::vector<int> keys, asyncshift::callback<std::vector<int>
     });
   }
 }
+
+// The flag read outside the idiom: named, with what may use it.
+void touch_all_reported(std::vector<int> keys, asyncshift::callback<> done) {
+  if (keys.empty()) return done({});
+  auto pending = std::make_shared<std::size_t>(keys.size());
+  auto failed = std::make_shared<bool>(false);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    // CHECK: :[[@LINE-1]]:3: error: loop looks like the counter idiom but the flag 'failed' is used outside the idiom (only the guard, the error branch's `*failed = true;` and one beside the last completion may use it); cannot convert [asyncshift-async-in-loop]
+    write_int(keys[i], 0, [=](asyncshift::error err) {
+      if (*failed) return;
+      if (err) {
+        *failed = true;
+        return done(err);
+      }
+      if (--*pending == 0) done({});
+    });
+  }
+  log_line(*failed ? "failed" : "started");
+}

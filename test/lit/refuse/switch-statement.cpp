@@ -7,6 +7,9 @@
 // RUN: not test -e %t.out.cpp
 #include "ops.h"
 
+#include <stdexcept>
+#include <string>
+
 void by_kind(int kind, asyncshift::callback<int> done) {
   switch (kind) {
   // CHECK: :[[@LINE-1]]:3: error: async work inside a 'switch' statement; cannot convert [asyncshift-unsupported-statement]
@@ -16,4 +19,17 @@ void by_kind(int kind, asyncshift::callback<int> done) {
   default:
     done({}, 0);
   }
+}
+
+// A 'try' whose 'catch' only completes the handler waits for nothing: the
+// diagnostic says so, and how to write it.
+void parse_then_read(std::string text, asyncshift::callback<int> done) {
+  int n = 0;
+  try {
+  // CHECK: :[[@LINE-1]]:3: error: the handler is completed inside a 'try' block; cannot convert (nothing in it waits: compute the outcome there, as an asyncshift::error or a flag, and complete the handler after it with `if (err) return done(err);`) [asyncshift-unsupported-statement]
+    n = std::stoi(text);
+  } catch (const std::exception &e) {
+    return done(asyncshift::error(e.what()));
+  }
+  read_int(n, done);
 }

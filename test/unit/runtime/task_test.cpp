@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <stdexcept>
 #include <string>
 
 using namespace asyncshift;
@@ -212,19 +213,22 @@ struct throws_when_destroyed {
 TEST(task, an_exception_after_co_return_replaces_the_value_and_destroys_it) {
   using asyncshift::test::counted;
   counted::reset();
-  auto body = []() -> task<counted> {
+  loop l(clock_kind::virtual_time);
+  auto body = [](loop& l) -> task<counted> {
     throws_when_destroyed guard;
+    co_await promisify([&l](callback<> cb) { l.set_timeout(1, [cb] { cb({}); }); }); // suspends first (see below)
     co_return counted(5);
   };
   error got;
   int value_id = -1;
   {
-    task<counted> t = body();
+    task<counted> t = body(l);
     start(std::move(t), [&](error e, counted c) {
       got = std::move(e);
       if (!got) value_id = c.id;
     });
   }
+  l.run();
   EXPECT_EQ(got.message(), "late");
   EXPECT_EQ(value_id, -1);
   EXPECT_EQ(counted::active(), 0) << "the value stored by co_return was destroyed";
@@ -245,4 +249,54 @@ TEST(task, a_value_moved_out_by_its_awaiter_is_destroyed_once) {
     EXPECT_EQ(got, 9);
   }
   EXPECT_EQ(counted::active(), 0);
+}
+
+// A task that throws before it ever suspends throws out of start(), as the
+// callback-style function it was converted from threw to its caller (and as
+// promise and future style do); once it has suspended, a failure goes to the
+// callback.
+namespace {
+task<int> parse_then_wait(loop& l, std::string text) {
+  int n = std::stoi(text); // throws std::invalid_argument for "abc"
+  co_await promisify([&l](callback<> cb) { l.set_timeout(1, [cb] { cb({}); }); });
+  if (n < 0) throw std::runtime_error("negative");
+  co_return n;
+}
+task<int> outer_catches(loop& l) {
+  try {
+    start(parse_then_wait(l, "abc"), [](error, int) {});
+  } catch (const std::invalid_argument&) {
+    co_return -1;
+  }
+  co_return 0;
+}
+} // namespace
+
+TEST(task, a_task_that_throws_before_it_suspends_throws_out_of_start_and_its_callback_is_not_called) {
+  loop l(clock_kind::virtual_time);
+  int calls = 0;
+  EXPECT_THROW(start(parse_then_wait(l, "abc"), [&](error, int) { ++calls; }), std::invalid_argument);
+  EXPECT_THROW(spawn(parse_then_wait(l, "abc")), std::invalid_argument);
+  l.run();
+  EXPECT_EQ(calls, 0);
+}
+
+TEST(task, a_task_that_fails_after_it_suspended_fails_its_callback) {
+  loop l(clock_kind::virtual_time);
+  std::string msg;
+  int value = 0;
+  start(parse_then_wait(l, "-3"), [&](error e, int) { msg = e.message(); });
+  start(parse_then_wait(l, "7"), [&](error, int v) { value = v; });
+  EXPECT_TRUE(msg.empty()) << "not before it resumes";
+  l.run();
+  EXPECT_EQ(msg, "negative");
+  EXPECT_EQ(value, 7);
+}
+
+TEST(task, a_start_inside_a_task_that_is_starting_throws_into_that_task) {
+  loop l(clock_kind::virtual_time);
+  int got = 0;
+  start(outer_catches(l), [&](error e, int v) { got = e ? -100 : v; });
+  l.run();
+  EXPECT_EQ(got, -1);
 }
