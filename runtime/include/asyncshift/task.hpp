@@ -23,6 +23,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <exception>
+#include <memory>
+#include <new>
 #include <optional>
 #include <tuple>
 #include <type_traits>
@@ -49,22 +51,15 @@ public:
     mode_ = mode::awaited;
   }
 
-  /// start() runs a task for the first time in mode starting, and makes it
-  /// detached once it has suspended.
-  void mark_starting() noexcept { mode_ = mode::starting; }
-  void mark_started() noexcept { mode_ = mode::detached; }
-
 protected:
-  /// detached and starting: the final awaiter is ready, and the task
-  /// delivers its own outcome (deliver_detached).
-  enum class mode : std::uint8_t { none, awaited, detached, starting };
+  enum class mode : std::uint8_t { none, awaited, detached };
 
-  /// In deliver_detached: true when start() takes the outcome, because the
-  /// task ends before it ever suspended with an exception other than an
-  /// asyncshift error (which then leaves start(), as it would have left the
-  /// callback-style function; an error_exception stands for `done(err)`, and
-  /// goes to the callback).
-  bool taken_by_start(const std::exception_ptr* thrown) noexcept;
+  /// In deliver_detached, for a task that ends with \p thrown: true when
+  /// start() takes it, because the task is still in the run start() began
+  /// (it never suspended) and it is not an asyncshift error. It then leaves
+  /// start(), as it would have left the callback-style function; an
+  /// error_exception stands for `done(err)`, and goes to the callback.
+  static bool taken_by_start(void* frame, const std::exception_ptr& thrown) noexcept;
 
   // Inlined always: g++ otherwise calls it out of line from a large
   // coroutine once its failure path grows (a call per finished task).
@@ -94,7 +89,7 @@ class task_promise : public task_promise_base {
 public:
   struct final_awaiter {
     task_promise* p;
-    bool await_ready() const noexcept { return p->mode_ >= mode::detached; }
+    bool await_ready() const noexcept { return p->mode_ == mode::detached; }
     std::coroutine_handle<> await_suspend(std::coroutine_handle<task_promise> h) noexcept { return on_final(h); }
     void await_resume() const noexcept { p->deliver_detached(); }
   };
@@ -141,6 +136,13 @@ public:
   }
 
   void deliver_detached() noexcept;
+  /// deliver_detached's failure, out of line (as task_promise<void>'s).
+  template <class Callback>
+  [[gnu::noinline, gnu::cold]] void deliver_exception(Callback cb) noexcept {
+    if (taken_by_start(std::coroutine_handle<task_promise>::from_promise(*this).address(), exception_))
+      return; // cb goes uncalled
+    cb(error_from(exception_));
+  }
 
 private:
   void clear() noexcept {
@@ -164,7 +166,7 @@ class task_promise<void> : public task_promise_base {
 public:
   struct final_awaiter {
     task_promise* p;
-    bool await_ready() const noexcept { return p->mode_ >= mode::detached; }
+    bool await_ready() const noexcept { return p->mode_ == mode::detached; }
     std::coroutine_handle<> await_suspend(std::coroutine_handle<task_promise> h) noexcept { return on_final(h); }
     void await_resume() const noexcept { p->deliver_detached(); }
   };
@@ -187,8 +189,17 @@ public:
 
   void deliver_detached() noexcept {
     callback<> cb = callback<>::adopt_raw(link_);
-    if (taken_by_start(exception_ ? &exception_ : nullptr)) return; // cb goes uncalled
-    cb(take_settled());
+    if (exception_) [[unlikely]]
+      return deliver_exception(std::move(cb));
+    cb(error{});
+  }
+  /// deliver_detached's failure, out of line (the check for start() beside
+  /// it, inlined at every task's end, cost doxbee's coroutine ~16
+  /// instructions per execution with g++).
+  [[gnu::noinline, gnu::cold]] void deliver_exception(callback<> cb) noexcept {
+    if (taken_by_start(std::coroutine_handle<task_promise>::from_promise(*this).address(), exception_))
+      return; // cb goes uncalled
+    cb(error_from(exception_));
   }
 
 private:
@@ -218,33 +229,37 @@ struct detached_callback<result<U>> {
   using type = callback<U>;
 };
 
-/// What start() learns of a task's first run: whether it finished, and the
-/// exception it ended with if it never suspended.
+/// What start() learns of a task's first run: the exception it ended with,
+/// if it never suspended. Made for every start() (every execution of the
+/// coroutine styles), so it costs a few stores: the exception_ptr is made
+/// only when there is one (libstdc++'s destructor of one is a call into the
+/// library), and no mode is set on the task and reset after.
 struct start_record {
-  std::exception_ptr thrown;
-  bool finished = false;
+  void* frame; ///< the task start() is running
+  bool threw = false;
+  union {
+    std::exception_ptr thrown; // when threw
+  };
+  explicit start_record(void* f) noexcept : frame(f) {}
+  ~start_record() {} // start() destroys thrown when it rethrows it
 };
 /// The record of the start() running a task for the first time on this thread.
 constinit inline thread_local start_record* tl_starting = nullptr;
 
-inline bool task_promise_base::taken_by_start(const std::exception_ptr* thrown) noexcept {
-  if (mode_ != mode::starting) [[likely]]
-    return false;
+[[gnu::noinline, gnu::cold]] inline bool task_promise_base::taken_by_start(void* frame,
+                                                                           const std::exception_ptr& thrown) noexcept {
   start_record* r = tl_starting;
-  r->finished = true;
-  if (!thrown || is_error_exception(*thrown)) return false; // an asyncshift error is `done(err)`: the callback's
-  r->thrown = *thrown;
+  if (!r || r->frame != frame || is_error_exception(thrown)) return false; // an asyncshift error is `done(err)`
+  ::new (static_cast<void*>(std::addressof(r->thrown))) std::exception_ptr(thrown);
+  r->threw = true;
   return true;
 }
 
 template <class T>
 void task_promise<T>::deliver_detached() noexcept {
   auto cb = detached_callback<T>::type::adopt_raw(link_);
-  if (taken_by_start(held_ == held::exception ? &exception_ : nullptr)) return; // cb goes uncalled
-  if (held_ == held::exception) {
-    cb(error_from(exception_));
-    return;
-  }
+  if (held_ == held::exception) [[unlikely]]
+    return deliver_exception(std::move(cb));
   T& value = value_;
   if constexpr (std::is_same_v<T, error>) {
     cb(std::move(value));
@@ -366,13 +381,15 @@ template <class T>
 void start(task<T> t, typename detail::detached_callback<T>::type cb) {
   auto h = t.release();
   h.promise().detach(std::move(cb));
-  h.promise().mark_starting();
-  detail::start_record first;
+  detail::start_record first(h.address());
   detail::start_record* outer = std::exchange(detail::tl_starting, &first);
   h.resume();
   detail::tl_starting = outer;
-  if (first.thrown) std::rethrow_exception(first.thrown);
-  if (!first.finished) h.promise().mark_started(); // it suspended: from now on its outcome goes to cb
+  if (first.threw) [[unlikely]] {
+    std::exception_ptr e = std::move(first.thrown);
+    first.thrown.~exception_ptr();
+    std::rethrow_exception(std::move(e));
+  }
 }
 
 /// Starts \p t and ignores its outcome (fire-and-forget).
