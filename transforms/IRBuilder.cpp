@@ -1940,26 +1940,23 @@ void Builder::checkJoinCaptures() {
 /// it, that the mutation analysis calls a mutation; or any mutation inside
 /// a mutable lambda, which changes the copy).
 void Builder::markCopiesThatChange() {
-  struct Lambdas : RecursiveASTVisitor<Lambdas> {
+  struct Collect : RecursiveASTVisitor<Collect> {
     bool VisitLambdaExpr(LambdaExpr *L) {
-      Found.push_back(L);
+      Lambdas.push_back(L);
       return true;
     }
-    std::vector<const LambdaExpr *> Found;
+    bool VisitDeclRefExpr(DeclRefExpr *E) {
+      Uses.push_back(E);
+      return true;
+    }
+    std::vector<const LambdaExpr *> Lambdas;
+    std::vector<const DeclRefExpr *> Uses;
   } All;
   All.TraverseStmt(FD->getBody());
-  if (All.Found.empty())
+  if (All.Lambdas.empty())
     return;
   ExprMutationAnalyzer Whole(*FD->getBody(), Ctx);
-  struct Refs : RecursiveASTVisitor<Refs> {
-    bool VisitDeclRefExpr(DeclRefExpr *E) {
-      Found.push_back(E);
-      return true;
-    }
-    std::vector<const DeclRefExpr *> Found;
-  } Uses;
-  Uses.TraverseStmt(FD->getBody());
-  for (const LambdaExpr *L : All.Found) {
+  for (const LambdaExpr *L : All.Lambdas) {
     const SourceRange Inside = L->getSourceRange();
     auto within = [&](SourceLocation Loc) {
       return !SM.isBeforeInTranslationUnit(Loc, Inside.getBegin()) && !SM.isBeforeInTranslationUnit(Inside.getEnd(), Loc);
@@ -1973,7 +1970,7 @@ void Builder::markCopiesThatChange() {
       if (Id == VarIds.end() || F.Vars[Id->second].CopiedThenChangedRaw)
         continue;
       bool Changes = false;
-      for (const DeclRefExpr *E : Uses.Found) {
+      for (const DeclRefExpr *E : All.Uses) {
         if (E->getDecl() != D || Changes)
           continue;
         if (within(E->getLocation())) {

@@ -40,10 +40,7 @@ void after(std::chrono::duration<Rep, Period> d, H&& handler) {
 /// chained styles. The wait starts when the operation starts.
 template <class Rep, class Period>
 auto sleep_for(std::chrono::duration<Rep, Period> d) {
-  const std::int64_t ns = detail::to_loop_ns(d);
-  return promisify([ns](callback<> cb) {
-    loop::current().set_timeout(ns, [cb = std::move(cb)]() mutable { cb(error{}); });
-  });
+  return promisify([d](callback<> cb) { after(d, std::move(cb)); });
 }
 
 } // namespace asyncshift
