@@ -774,8 +774,10 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
   Ctx ThenCtx = Arm, ElseCtx = Arm;
   if (I.Test.Err != NoVar)
     (I.Test.Negated ? ElseCtx : ThenCtx).Failing.insert(I.Test.Err);
-  std::string Out = "if (" + text(I.Cond) + ") {\n";
   Names.push();
+  for (VarId V : I.HeaderDeclares)
+    declared(V);
+  std::string Out = I.Kept != IfNode::KeptStatement::None ? text(I.Cond) + " {\n" : "if (" + text(I.Cond) + ") {\n";
   Out += lowerSeq(nodesOf(I.Then), ThenCtx);
   Names.pop();
   Out += "}";

@@ -33,8 +33,10 @@ using CoList = std::vector<CoStmt>;
 
 struct CoStmt {
   enum class Kind { Line, Await, If, Try } K = Kind::Line;
-  /// Line and Await: the statement. If: the condition.
+  /// Line and Await: the statement. If: the condition, or a loop's header.
   std::string Text;
+  /// If: a statement kept as written (IfNode::Kept), printed as `Text {`.
+  bool Kept = false;
   /// Await with a cleanup that could not share a try block.
   std::string OnErrorText;
   bool UseOnError = false;
@@ -735,12 +737,25 @@ void CoroLowering::lowerIf(const IfNode &I, CoList &OutList, const Ctx &C) {
 
   CoStmt St;
   St.K = CoStmt::Kind::If;
+  if (I.Kept == IfNode::KeptStatement::Loop && C.ExitKind != Ctx::Exit::Return) {
+    // An each_series step is a loop body here: its completions become
+    // `continue;` or `break;`, which a loop inside it would take for its own.
+    refuse(ids::AsyncInLoop, I.Where,
+           "the step's callback is called inside a loop in an each_series step, and this style's step "
+           "completes with `continue;` or `break;`, which would end that loop instead; cannot convert to this "
+           "style (--style=promise and future convert it; or find what fails first, as with std::find_if, and "
+           "call the callback after the loop)");
+    return;
+  }
+  Names.push();
+  for (VarId V : I.HeaderDeclares)
+    Names.declare(V);
+  St.Kept = I.Kept != IfNode::KeptStatement::None;
   St.Text = Names.render(I.Cond);
   addUses(St.Uses, I.Cond);
   Ctx ThenCtx = C, ElseCtx = C;
   if (I.Test.Err != NoVar)
     (I.Test.Negated ? ElseCtx : ThenCtx).Failing.insert(I.Test.Err);
-  Names.push();
   lowerSeq(nodesOf(I.Then), St.Then, ThenCtx);
   Names.pop();
   if (I.HasElse) {
@@ -1084,12 +1099,12 @@ void CoroLowering::render(const CoList &L, std::string &Text, unsigned Depth) co
     case CoStmt::Kind::If: {
       // An `else` arm that is one `if` and nothing more prints as `else if`.
       const CoStmt *Arm = &S;
-      Text += "if (" + Arm->Text + ") {\n";
+      Text += Arm->Kept ? Arm->Text + " {\n" : "if (" + Arm->Text + ") {\n";
       while (true) {
         render(Arm->Then, Text, Depth + 1);
         if (!Arm->HasElse)
           break;
-        if (Arm->Else.size() == 1 && Arm->Else.front().K == CoStmt::Kind::If) {
+        if (Arm->Else.size() == 1 && Arm->Else.front().K == CoStmt::Kind::If && !Arm->Else.front().Kept) {
           Arm = &Arm->Else.front();
           Text += "} else if (" + Arm->Text + ") {\n";
           continue;

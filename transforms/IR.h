@@ -220,6 +220,20 @@ struct IfNode : Node {
   ErrorTest Test;
   Block Then, Else;
   bool HasElse = false;
+  /// A statement that waits for nothing and may complete the function from
+  /// inside, kept as written: Cond holds its text up to the block that Then
+  /// holds, printed instead of `if (Cond)`. Loop: a loop's header (`for
+  /// (...)`, `while (...)`), Then its body (a validation loop: `for (auto &x
+  /// : xs) if (!ok(x)) return done(error(...));`). Catch: `try { ... } catch
+  /// (...)`, whose try block completes nothing, Then its handler (`catch
+  /// (const std::exception &e) { return done(error(e.what())); }`). Then
+  /// holds no async call, jump or loop idiom, and its every completion
+  /// returns. Paths through it are those of an `if` without `else`: Then
+  /// completes the function, or control goes on after the statement.
+  enum class KeptStatement { None, Loop, Catch } Kept = KeptStatement::None;
+  /// The variables Cond declares (`i`, a range-for's element, the caught
+  /// exception), in scope in Then only.
+  std::vector<VarId> HeaderDeclares;
   static bool classof(const Node *N) { return N->Kind == NodeKind::If; }
 };
 

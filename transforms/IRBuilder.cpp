@@ -136,6 +136,9 @@ private:
   void refuseGenericContinuation(const LambdaExpr *L);
   void buildBlock(const Stmt *S, Block &Out);
   void buildStmt(const Stmt *S, Block &Out);
+  void buildValidationLoop(const Stmt *S, Block &Out);
+  void buildCatch(const CXXTryStmt *S, Block &Out);
+  void buildKeptStatement(const Stmt *S, const Stmt *Body, std::unique_ptr<IfNode> N, Block &Out);
   bool buildCall(const Expr *E, bool IsReturn, Block &Out);
   bool buildContinuation(const LambdaExpr *L, Continuation &C);
   bool buildCombinator(const LambdaExpr *L, Combinator::Kind K, const Expr *Count, AsyncCallNode &N);
@@ -570,7 +573,7 @@ bool Builder::onlyCompletesHandler(const Stmt *S) {
         return false;
       const auto *P = Parents[0].get<Stmt>();
       if (!P)
-        break;
+        return false; // a declaration's (a lambda's body, a variable's initializer)
       if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(P); Op && Op->getOperator() == OO_Call && !Called)
         Called = Op->getArg(0)->IgnoreParenImpCasts() == E;
       else if (!Called && !isa<ImplicitCastExpr, ParenExpr>(P))
@@ -859,6 +862,8 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
   }
 
   if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S)) {
+    if (!isa<DoStmt>(S) && mentionsAsync(S) && onlyCompletesHandler(S))
+      return buildValidationLoop(S, Out);
     if (mentionsAsync(S) && onlyCompletesHandler(S))
       return refuse(ids::AsyncInLoop, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
                     "the handler is completed inside a loop; cannot convert (nothing in it waits: find what "
@@ -876,6 +881,10 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
     return refuse(ids::Goto, S, "'goto' in an async function; cannot convert");
   }
 
+  if (const auto *Try = dyn_cast<CXXTryStmt>(S);
+      Try && Try->getNumHandlers() == 1 && mentionsAsync(S) && !mentionsAsync(Try->getTryBlock()) &&
+      onlyCompletesHandler(S))
+    return buildCatch(Try, Out);
   if (mentionsAsync(S) && onlyCompletesHandler(S))
     return refuse(ids::UnsupportedStatement, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
                   "the handler is completed inside " + statementName(S) +
@@ -885,6 +894,111 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
     return refuse(ids::UnsupportedStatement, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
                   "async work inside " + statementName(S) + "; cannot convert");
   buildSync(S, Out);
+}
+
+/// The first completion in \p B (a validation loop's body) that does not
+/// return, or a `return;` that leaves without completing: what the loop
+/// cannot hold.
+static const Node *loopBodyLeak(const Block &B) {
+  for (const NodePtr &N : B) {
+    if (const auto *C = dyn<CompleteNode>(N.get()); C && !C->IsReturn)
+      return C;
+    if (isa<ReturnNode>(N.get()))
+      return N.get();
+    if (const auto *I = dyn<IfNode>(N.get())) {
+      if (const Node *L = loopBodyLeak(I->Then))
+        return L;
+      if (const Node *L = loopBodyLeak(I->Else))
+        return L;
+    }
+  }
+  return nullptr;
+}
+
+/// A loop that waits for nothing and only completes the handler (a
+/// validation loop): an IfNode that keeps the loop's header as written.
+void Builder::buildValidationLoop(const Stmt *S, Block &Out) {
+  const Stmt *Body = nullptr;
+  auto N = std::make_unique<IfNode>();
+  N->Kept = IfNode::KeptStatement::Loop;
+  N->Where.Raw = S->getBeginLoc().getRawEncoding();
+  auto declares = [&](const Stmt *Init) {
+    if (const auto *DS = dyn_cast_or_null<DeclStmt>(Init))
+      for (const Decl *D : DS->decls())
+        if (const auto *VD = dyn_cast<VarDecl>(D))
+          N->HeaderDeclares.push_back(varId(VD));
+  };
+  if (const auto *For = dyn_cast<ForStmt>(S)) {
+    Body = For->getBody();
+    declares(For->getInit());
+    if (const VarDecl *V = For->getConditionVariable())
+      N->HeaderDeclares.push_back(varId(V));
+  } else if (const auto *While = dyn_cast<WhileStmt>(S)) {
+    Body = While->getBody();
+    if (const VarDecl *V = While->getConditionVariable())
+      N->HeaderDeclares.push_back(varId(V));
+  } else if (const auto *Range = dyn_cast<CXXForRangeStmt>(S)) {
+    Body = Range->getBody();
+    declares(Range->getInit());
+    if (const auto *DD = dyn_cast<DecompositionDecl>(Range->getLoopVariable()))
+      for (const BindingDecl *BD : DD->bindings())
+        N->HeaderDeclares.push_back(varId(BD));
+    else
+      N->HeaderDeclares.push_back(varId(Range->getLoopVariable()));
+  }
+  buildKeptStatement(S, Body, std::move(N), Out);
+}
+
+/// A `try` whose handler completes the handler and whose try block waits for
+/// nothing and completes nothing (`try { n = std::stoi(s); } catch (const
+/// std::exception &e) { return done(error(e.what())); }`): an IfNode that
+/// keeps `try { ... } catch (...)` as written, its handler in Then.
+void Builder::buildCatch(const CXXTryStmt *S, Block &Out) {
+  const CXXCatchStmt *Catch = S->getHandler(0);
+  auto N = std::make_unique<IfNode>();
+  N->Kept = IfNode::KeptStatement::Catch;
+  N->Where.Raw = S->getBeginLoc().getRawEncoding();
+  if (const VarDecl *E = Catch->getExceptionDecl(); E && E->getIdentifier())
+    N->HeaderDeclares.push_back(varId(E));
+  // What a verbatim statement must not hold (a `return` of the function, a
+  // detached call of a function this run converts) the try block must not.
+  if (!scanSync(S->getTryBlock()).empty())
+    return refuse(ids::UnsupportedStatement, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
+                  "a function this run converts is started inside a 'try' block whose 'catch' completes the "
+                  "handler; cannot convert");
+  if (Failed)
+    return;
+  buildKeptStatement(S, Catch->getHandlerBlock(), std::move(N), Out);
+}
+
+/// Completes an IfNode that keeps \p S as written up to \p Body, which
+/// becomes its Then.
+void Builder::buildKeptStatement(const Stmt *S, const Stmt *Body, std::unique_ptr<IfNode> N, Block &Out) {
+  auto Whole = offsets(S->getSourceRange());
+  auto Inner = Body ? offsets(Body->getSourceRange()) : std::nullopt;
+  if (!Whole || !Inner || Inner->first <= Whole->first)
+    return refuse(ids::Macro, S, "statement comes from a macro expansion; cannot convert");
+  unsigned HeaderEnd = Inner->first;
+  while (HeaderEnd > Whole->first && isspace(static_cast<unsigned char>(Buffer[HeaderEnd - 1])))
+    --HeaderEnd;
+  N->Cond = textAt(Whole->first, HeaderEnd);
+  buildBlock(Body, N->Then);
+  if (Failed)
+    return;
+  if (const Node *Leak = loopBodyLeak(N->Then)) {
+    SourceLocation L = SourceLocation::getFromRawEncoding(Leak->Where.Raw);
+    const bool Loop = N->Kept == IfNode::KeptStatement::Loop;
+    const char *Where = Loop ? "a loop" : "a 'catch'";
+    if (isa<ReturnNode>(Leak))
+      return refuse(ids::NotCalled, L, SourceRange(L, L),
+                    std::string("this path returns from inside ") + Where +
+                        " without calling the handler; cannot convert");
+    return refuse(Loop ? ids::AsyncInLoop : ids::UnsupportedStatement, L, SourceRange(L, L),
+                  std::string("the handler is completed inside ") + Where +
+                      " without returning at once; cannot convert (make it `return " + Handler->getName().str() +
+                      "(...);`)");
+  }
+  Out.push_back(std::move(N));
 }
 
 void Builder::buildSync(const Stmt *S, Block &Out) {

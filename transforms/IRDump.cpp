@@ -66,7 +66,7 @@ private:
       case NodeKind::If: {
         const auto &I = static_cast<const IfNode &>(N);
         std::string Test = I.Test.Err == NoVar ? "" : std::string(" [error test") + (I.Test.Negated ? ", negated" : "") + "]";
-        line(Depth, "if " + text(I.Cond) + Test);
+        line(Depth, (I.Kept == IfNode::KeptStatement::None ? "if " : "kept ") + text(I.Cond) + Test);
         block(I.Then, Depth + 1);
         if (I.HasElse) {
           line(Depth, "else");

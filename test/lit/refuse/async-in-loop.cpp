@@ -1,20 +1,47 @@
-// A handler used inside a loop body is refused (a loop of async steps is
-// written with asyncshift::each_series or the recursive-lambda idiom). A
-// loop that waits for nothing and only completes the handler (a validation
-// loop) is told so (async-in-loop-starts.cpp: one that starts work).
+// A handler used inside a loop body is refused where the loop could not stay
+// a loop (a loop of async steps is written with asyncshift::each_series or the
+// recursive-lambda idiom: async-in-loop-starts.cpp). A loop that waits for
+// nothing converts (patterns/validation-loop.cpp) unless its body completes
+// the handler without returning (the loop would go on after the handler ran)
+// or returns without completing it.
 // RUN: rm -f %t.out.cpp
 // RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not=error:
 // RUN: not test -e %t.out.cpp
 #include "ops.h"
 
-void first_positive(int n, asyncshift::callback<int> done) {
+void first_square(int n, asyncshift::callback<int> done) {
   read_int(n, [=](asyncshift::error err, int v) {
     if (err) return done(err);
-    for (int i = 0; i < v; ++i) {
-      // CHECK: :[[@LINE-1]]:5: error: the handler is completed inside a loop; cannot convert (nothing in it waits: find what fails first, as with std::find_if, and complete the handler after the loop) [asyncshift-async-in-loop]
-      if (i > 2) return done({}, i);
+    int i = 0;
+    while (true) {
+      if (i * i > v) {
+        done({}, i);
+        // CHECK: :[[@LINE-1]]:9: error: the handler is completed inside a loop without returning at once; cannot convert (make it `return done(...);`) [asyncshift-async-in-loop]
+        break;
+      }
+      ++i;
+    }
+  });
+}
+
+void leave_early(int n, asyncshift::callback<int> done) {
+  read_int(n, [=](asyncshift::error err, int v) {
+    // CHECK: :[[@LINE-1]]:15: error: continuation can finish without calling, forwarding or passing on handler 'done' [asyncshift-callback-not-called]
+    if (err) return done(err);
+    while (v > 0) {
+      if (v == 3) return;
+      if (v == 5) return done({}, v);
+      --v;
     }
     done({}, 0);
   });
+}
+
+void check_once(int n, asyncshift::callback<int> done) {
+  do {
+    // CHECK: :[[@LINE-1]]:3: error: the handler is completed inside a loop; cannot convert (nothing in it waits: find what fails first, as with std::find_if, and complete the handler after the loop) [asyncshift-async-in-loop]
+    if (n < 0) return done(asyncshift::error("negative"));
+  } while (false);
+  read_int(n, done);
 }

@@ -21,13 +21,40 @@ void by_kind(int kind, asyncshift::callback<int> done) {
   }
 }
 
-// A 'try' whose 'catch' only completes the handler waits for nothing: the
-// diagnostic says so, and how to write it.
+// A 'try' whose block completes the handler is refused (a completion
+// there would run inside the 'try', where the 'catch' sees what it throws);
+// one whose only 'catch' completes converts (patterns/catch-completes.cpp).
 void parse_then_read(std::string text, asyncshift::callback<int> done) {
   int n = 0;
   try {
   // CHECK: :[[@LINE-1]]:3: error: the handler is completed inside a 'try' block; cannot convert (nothing in it waits: compute the outcome there, as an asyncshift::error or a flag, and complete the handler after it with `if (err) return done(err);`) [asyncshift-unsupported-statement]
+    if (text.empty()) return done({}, 0);
     n = std::stoi(text);
+  } catch (const std::exception &e) {
+    return done(asyncshift::error(e.what()));
+  }
+  read_int(n, done);
+}
+
+// A 'try' whose block waits: refused as async work in it.
+void parse_and_read(std::string text, asyncshift::callback<int> done) {
+  try {
+  // CHECK: :[[@LINE-1]]:3: error: async work inside a 'try' block; cannot convert [asyncshift-unsupported-statement]
+    int n = std::stoi(text);
+    read_int(n, [=](asyncshift::error err, int v) { done(err, v); });
+  } catch (const std::exception &e) {
+    return done(asyncshift::error(e.what()));
+  }
+}
+
+// Two handlers, each completing: the same refusal.
+void parse_twice(std::string text, asyncshift::callback<int> done) {
+  int n = 0;
+  try {
+  // CHECK: :[[@LINE-1]]:3: error: the handler is completed inside a 'try' block; cannot convert
+    n = std::stoi(text);
+  } catch (const std::out_of_range &) {
+    return done(asyncshift::error("too big"));
   } catch (const std::exception &e) {
     return done(asyncshift::error(e.what()));
   }
