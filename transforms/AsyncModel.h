@@ -12,6 +12,7 @@
 #include "clang/AST/Decl.h"
 #include "clang/AST/Expr.h"
 #include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecursiveASTVisitor.h"
 
 #include <optional>
 #include <string>
@@ -106,6 +107,19 @@ std::string printType(clang::QualType T, const clang::ASTContext &Ctx, bool Dedu
 /// says `std::map<long, long>`); nothing when \p T is not deduced or
 /// \p Object is not a class.
 std::optional<std::string> printMemberTypeOf(clang::QualType T, clang::QualType Object, const clang::ASTContext &Ctx);
+
+/// A RecursiveASTVisitor that knows how deep in nested lambda bodies it is
+/// (InLambda), for visitors that count what a function does itself apart
+/// from what the lambdas it makes do later.
+template <class Derived> struct LambdaDepthVisitor : clang::RecursiveASTVisitor<Derived> {
+  unsigned InLambda = 0;
+  bool TraverseLambdaExpr(clang::LambdaExpr *L) {
+    ++InLambda;
+    bool R = clang::RecursiveASTVisitor<Derived>::TraverseLambdaExpr(L);
+    --InLambda;
+    return R;
+  }
+};
 
 } // namespace asyncshift
 

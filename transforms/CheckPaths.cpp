@@ -27,11 +27,10 @@ constexpr unsigned TimingUnknown = 4;
 /// that runs what it is given before it returns (a lock, a tracing span, a
 /// timer), never keeping it for later.
 bool onlyCalledIn(const Stmt *Body, const ParmVarDecl *P) {
-  struct Visitor : RecursiveASTVisitor<Visitor> {
+  struct Visitor : LambdaDepthVisitor<Visitor> {
     const ParmVarDecl *P;
     llvm::DenseSet<const DeclRefExpr *> Called;
     bool Escapes = false;
-    unsigned InLambda = 0;
     static const DeclRefExpr *calledRef(const Expr *Callee, const ParmVarDecl *P) {
       Callee = Callee ? Callee->IgnoreParenImpCasts() : nullptr;
       if (const auto *C = dyn_cast_or_null<CallExpr>(Callee)) { // std::forward<F>(f), std::move(f)
@@ -42,12 +41,6 @@ bool onlyCalledIn(const Stmt *Body, const ParmVarDecl *P) {
       }
       const auto *DRE = dyn_cast_or_null<DeclRefExpr>(Callee);
       return DRE && DRE->getDecl() == P ? DRE : nullptr;
-    }
-    bool TraverseLambdaExpr(LambdaExpr *L) {
-      ++InLambda;
-      bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
-      --InLambda;
-      return R;
     }
     bool VisitCallExpr(CallExpr *C) {
       const Expr *Callee = C->getCallee();
@@ -75,17 +68,10 @@ bool onlyCalledIn(const Stmt *Body, const ParmVarDecl *P) {
 /// in a nested lambda. The walk follows their values (`found = true; break;`
 /// ... `if (!found) done(...)`), as it follows unmodified variables.
 llvm::DenseSet<const VarDecl *> flagsOf(const Callable &C) {
-  struct Visitor : RecursiveASTVisitor<Visitor> {
+  struct Visitor : LambdaDepthVisitor<Visitor> {
     const FunctionDecl *Owner;
     llvm::DenseSet<const VarDecl *> Candidates, Spoiled;
     llvm::DenseSet<const DeclRefExpr *> Fine;
-    unsigned InLambda = 0;
-    bool TraverseLambdaExpr(LambdaExpr *L) {
-      ++InLambda;
-      bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
-      --InLambda;
-      return R;
-    }
     bool VisitVarDecl(VarDecl *V) {
       if (!InLambda && V->getType()->isBooleanType() && !V->getType()->isReferenceType() && !isa<ParmVarDecl>(V) &&
           V->hasLocalStorage() && V->getParentFunctionOrMethod() == Owner)

@@ -1059,29 +1059,23 @@ void Builder::buildSync(const Stmt *S, Block &Out) {
 /// async function itself, coroutine keywords, a detached call of a function
 /// this run converts.
 std::vector<const CallExpr *> Builder::scanSync(const Stmt *S) {
-  class Scanner : public RecursiveASTVisitor<Scanner> {
+  class Scanner : public LambdaDepthVisitor<Scanner> {
   public:
     Scanner(Builder &B, const ConvertedSet &Converted) : B(B), Converted(Converted) {}
-    bool TraverseLambdaExpr(LambdaExpr *L) {
-      ++LambdaDepth;
-      bool R = RecursiveASTVisitor::TraverseLambdaExpr(L);
-      --LambdaDepth;
-      return R;
-    }
     bool VisitReturnStmt(ReturnStmt *R) {
-      if (LambdaDepth == 0 && !Bad)
+      if (InLambda == 0 && !Bad)
         Bad = R, Id = ids::NotCalled,
         Msg = "this path returns without calling, forwarding or passing on the handler; cannot convert";
       return true;
     }
     bool VisitGotoStmt(GotoStmt *G) {
-      if (LambdaDepth == 0 && !Bad)
+      if (InLambda == 0 && !Bad)
         Bad = G, Id = ids::Goto, Msg = "'goto' in an async function; cannot convert";
       return true;
     }
     bool VisitCoroutineBodyStmt(CoroutineBodyStmt *C) { return true; }
     bool VisitCoawaitExpr(CoawaitExpr *E) {
-      if (LambdaDepth == 0 && !Bad)
+      if (InLambda == 0 && !Bad)
         Bad = E, Id = ids::UnsupportedStatement, Msg = "'co_await' in a callback-style function; cannot convert";
       return true;
     }
@@ -1102,7 +1096,6 @@ std::vector<const CallExpr *> Builder::scanSync(const Stmt *S) {
     std::vector<const CallExpr *> Detached;
     Builder &B;
     const ConvertedSet &Converted;
-    unsigned LambdaDepth = 0;
     const Stmt *Bad = nullptr;
     const char *Id = "";
     std::string Msg;

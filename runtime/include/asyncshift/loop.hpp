@@ -242,8 +242,11 @@ public:
   /// is still unhandled (returning true) and releases it; the loop's
   /// destructor releases what is left with check(state, false).
   void watch_rejection(void* state, bool (*check)(void* state, bool report)) { rejections_.push_back({state, check}); }
-  /// How many unhandled rejections run() has reported so far.
+  /// How many unhandled rejections run() has reported so far, and failures
+  /// of spawned tasks (reported when they happen: nothing can handle them).
   std::uint64_t unhandled_rejections() const noexcept { return unhandled_rejections_; }
+  /// Counts an unhandled failure its reporter has just reported.
+  void count_unhandled() noexcept { ++unhandled_rejections_; }
 
   /// Fires \p t after \p delay_ns, with the current context.
   void schedule(detail::timer_node* t, std::int64_t delay_ns) { schedule(t, delay_ns, current_context()); }

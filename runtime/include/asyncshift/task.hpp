@@ -17,11 +17,13 @@
 #include "asyncshift/detail/outcome.hpp"
 #include "asyncshift/detail/pool.hpp"
 #include "asyncshift/error.hpp"
+#include "asyncshift/loop.hpp"
 #include "asyncshift/result.hpp"
 
 #include <coroutine>
 #include <cstddef>
 #include <cstdint>
+#include <cstdio>
 #include <exception>
 #include <memory>
 #include <new>
@@ -392,10 +394,24 @@ void start(task<T> t, typename detail::detached_callback<T>::type cb) {
   }
 }
 
-/// Starts \p t and ignores its outcome (fire-and-forget).
+namespace detail {
+/// A spawned task's failure: nothing can handle it, so it is reported at
+/// once (to stderr) and counted with the loop's unhandled rejections.
+[[gnu::cold]] inline void report_spawned_failure(const error& e) {
+  std::fprintf(stderr, "asyncshift: unhandled failure of a spawned task: %s\n", e.message().c_str());
+  loop::current().count_unhandled();
+}
+} // namespace detail
+
+/// Starts \p t and ignores its value (fire-and-forget). A failure is
+/// reported as unhandled (stderr, loop::unhandled_rejections()), as a
+/// rejection nobody handles is; use start(t, cb) to handle it.
 template <class T>
 void spawn(task<T> t) {
-  start(std::move(t), {});
+  start(std::move(t), [](error e, auto&&...) {
+    if (e) [[unlikely]]
+      detail::report_spawned_failure(e);
+  });
 }
 
 // ---- when_all ---------------------------------------------------------------

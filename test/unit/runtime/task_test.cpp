@@ -293,6 +293,33 @@ TEST(task, a_task_that_fails_after_it_suspended_fails_its_callback) {
   EXPECT_EQ(value, 7);
 }
 
+// Nothing can ever handle the failure of a spawned task: it is reported at
+// once, as an unhandled rejection is when the loop ends (a JavaScript async
+// function left floating reports its rejection too), and counted with them.
+TEST(task, a_spawned_task_that_fails_after_it_suspended_is_reported_as_unhandled) {
+  loop l(clock_kind::virtual_time);
+  spawn(parse_then_wait(l, "-3"));
+  spawn(parse_then_wait(l, "7"));
+  testing::internal::CaptureStderr();
+  l.run();
+  const std::string said = testing::internal::GetCapturedStderr();
+  EXPECT_EQ(l.unhandled_rejections(), 1u);
+  EXPECT_EQ(said, "asyncshift: unhandled failure of a spawned task: negative\n");
+}
+
+TEST(task, a_spawned_task_in_errors_as_values_style_that_fails_is_reported_as_unhandled) {
+  loop l(clock_kind::virtual_time);
+  auto fails = [&l]() -> task<error> {
+    co_await promisify([&l](callback<> cb) { l.set_timeout(1, [cb] { cb({}); }); });
+    co_return error("lost");
+  };
+  spawn(fails());
+  testing::internal::CaptureStderr();
+  l.run();
+  EXPECT_EQ(testing::internal::GetCapturedStderr(), "asyncshift: unhandled failure of a spawned task: lost\n");
+  EXPECT_EQ(l.unhandled_rejections(), 1u);
+}
+
 TEST(task, a_start_inside_a_task_that_is_starting_throws_into_that_task) {
   loop l(clock_kind::virtual_time);
   int got = 0;
