@@ -422,8 +422,11 @@ static void normalizeBlock(Block &B) {
     if (auto *If = dyn<IfNode>(N)) {
       // `if (c) { ...; return; } rest` is `if (c) {...} else { rest }` when a
       // join is involved on either side: a join after the rest must not
-      // also receive the early return's path (chain styles continue it).
-      if (!If->HasElse && I + 1 < B.size() && endsPath(If->Then) && (containsJump(If->Then) || containsJump(B, I + 1))) {
+      // also receive the early return's path (chain styles continue it). Not
+      // a kept statement: a `catch` or a loop body that returns is no arm
+      // of a choice (the try block, the loop, goes on to the rest).
+      if (!If->HasElse && If->Kept == IfNode::KeptStatement::None && I + 1 < B.size() && endsPath(If->Then) &&
+          (containsJump(If->Then) || containsJump(B, I + 1))) {
         for (std::size_t J = I + 1; J < B.size(); ++J)
           If->Else.push_back(std::move(B[J]));
         B.resize(I + 1);

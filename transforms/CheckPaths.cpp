@@ -162,6 +162,42 @@ const FunctionModel &PathAnalyzer::modelOf(const FunctionDecl *Root) {
   return *Slot;
 }
 
+/// Clang's CFG (built without exception edges) leaves the handlers of a
+/// `try` unreachable. Every block of the try block that completes nothing
+/// gets one more successor, past its own: its `try` (the block that
+/// dispatches to the handlers), whose edges are then the handlers alone (an
+/// exception no handler takes leaves the function, which completes nothing
+/// and is not followed). So a path may leave the try block after such a
+/// block, with what it did done, into any handler: `try { n = parse(s); }
+/// catch (...) { return done(err); }` completes synchronously on that path.
+/// A block that completes is assumed not to throw after it: in `try {
+/// done({}, parse(s)); } catch (...) { done(err); }` what throws is the
+/// argument, before the call (a second call needs the handler itself to
+/// throw, which callback code does not plan for).
+static void addCatchEdges(const CFG &Graph, const std::vector<std::vector<Action>> &Actions,
+                          std::vector<std::vector<const CFGBlock *>> &Next) {
+  for (const CFGBlock *Dispatch : Graph) {
+    const auto *Try = dyn_cast_or_null<CXXTryStmt>(Dispatch->getTerminatorStmt());
+    if (!Try)
+      continue;
+    std::vector<const CFGBlock *> &Handlers = Next[Dispatch->getBlockID()];
+    for (const CFGBlock *&H : Handlers)
+      if (H && !isa_and_nonnull<CXXCatchStmt>(H->getLabel()))
+        H = nullptr;
+    const SourceRange Body = Try->getTryBlock()->getSourceRange();
+    for (const CFGBlock *B : Graph) {
+      bool Inside = false;
+      for (const CFGElement &E : *B)
+        if (auto CS = E.getAs<CFGStmt>(); CS && Body.fullyContains(CS->getStmt()->getSourceRange())) {
+          Inside = true;
+          break;
+        }
+      if (Inside && llvm::none_of(Actions[B->getBlockID()], [](const Action &A) { return A.K == Action::Kind::Event; }))
+        Next[B->getBlockID()].push_back(Dispatch);
+    }
+  }
+}
+
 const PreparedWalk &PathAnalyzer::prepare(const FunctionModel &M, const Callable &C, const ParmVarDecl *H) {
   auto &Slot = PreparedWalks[{&C, H}];
   if (Slot)
@@ -278,6 +314,7 @@ const PreparedWalk &PathAnalyzer::prepare(const FunctionModel &M, const Callable
       P.Atoms[Id] = A;
     }
   }
+  addCatchEdges(*P.Graph, P.Actions, P.Next);
   return P;
 }
 

@@ -171,7 +171,7 @@ void Walk::step(unsigned NI) {
     T.Block = Next->getBlockID();
     const Stmt *NextTerm = Next->getTerminatorStmt();
     T.Fresh = NextTerm && isa<ForStmt, WhileStmt, CXXForRangeStmt>(NextTerm) && B->getLoopTarget() != NextTerm;
-    if (A) {
+    if (A && I < B->succ_size()) { // not an edge into a `catch` (addCatchEdges)
       bool Truth = (I == 0) != A->Negated; // the value of the tested variable on this edge
       if (A->IsHandler) {
         if (!Truth && T.Handler == Pending)
@@ -254,9 +254,18 @@ std::optional<FindingNote> Walk::decisionNote(const CFGBlock *B, unsigned SuccIn
   const std::vector<const CFGBlock *> &Succs = P.Next[B->getBlockID()];
   unsigned Reachable = llvm::count_if(Succs, [](const CFGBlock *Next) { return Next != nullptr; });
   const Stmt *T = B->getTerminatorStmt();
+  const CFGBlock *Target = Succs[SuccIndex];
+  if (SuccIndex >= B->succ_size()) { // an edge into a `catch` (addCatchEdges)
+    const Stmt *Last = Target->getTerminatorStmt();
+    for (const CFGElement &E : *B)
+      if (auto CS = E.getAs<CFGStmt>())
+        Last = CS->getStmt();
+    return FindingNote{locOf(Last->getBeginLoc()), "assuming an exception is thrown here"};
+  }
+  if (const auto *Label = Target ? Target->getLabel() : nullptr; isa_and_nonnull<CXXCatchStmt>(Label) && isa_and_nonnull<CXXTryStmt>(T))
+    return FindingNote{locOf(Label->getBeginLoc()), "entering this handler"};
   if (Reachable < 2 || !T)
     return std::nullopt;
-  const CFGBlock *Target = Succs[SuccIndex];
   if (const auto *Switch = dyn_cast<SwitchStmt>(T)) {
     const Stmt *Label = Target ? Target->getLabel() : nullptr;
     if (const auto *Case = dyn_cast_or_null<CaseStmt>(Label))

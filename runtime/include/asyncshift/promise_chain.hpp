@@ -305,14 +305,20 @@ private:
       return;
     }
     if constexpr (I == N) {
-      if constexpr (keeps_end_callback) reaction_for_end_callback();
-      this->alias_to(qs); // our reactions wait on q's outcome, as a then state's do
-      if constexpr (Lent) release();
-    } else {
-      promise_reaction::fire = &run_adopted<I>;
-      if constexpr (!Lent) add_ref(); // q's reaction holds us (else with the one handed over)
-      qs->attach(static_cast<promise_reaction*>(this));
+      // A chain that keeps a state waits for q itself: q may be a chain
+      // nested in the last step, whose lambdas read that state, which must
+      // outlive them (keep()'s promise; a user trial's ASan found it freed
+      // when the chain handed its reactions to q and let go).
+      if (!this->keeps_state()) [[likely]] {
+        if constexpr (keeps_end_callback) reaction_for_end_callback();
+        this->alias_to(qs); // our reactions wait on q's outcome, as a then state's do
+        if constexpr (Lent) release();
+        return;
+      }
     }
+    promise_reaction::fire = &run_adopted<I>;
+    if constexpr (!Lent) add_ref(); // q's reaction holds us (else with the one handed over)
+    qs->attach(static_cast<promise_reaction*>(this));
   }
 
   /// Goes on at step I with \p src's outcome (settled), which a handler
@@ -346,7 +352,10 @@ private:
       self->release();
       return;
     }
-    if (src->status == outcome_status::rejected) {
+    if constexpr (I == N) { // the chain's own outcome (a chain that keeps a state: adopt)
+      self->template take_outcome<N, true>(*src);
+      src->release();
+    } else if (src->status == outcome_status::rejected) {
       error e = src->unique() ? std::move(src->err) : error(src->err);
       src->release();
       self->template fail_chain_dropping<true>(std::move(e));

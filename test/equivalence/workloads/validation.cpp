@@ -2,9 +2,9 @@
 // in callback style, one shape per function: validation loops (before the
 // first wait, between waits with variables that cross them, under a cleanup,
 // nested with break and continue, a while loop, in a parallel branch) and a
-// `catch` that completes (before a wait and between waits). The entry runs
-// shape k % 8; each style's trace digest must equal this file's, with and
-// without injected failures.
+// `catch` that completes (before a wait, between waits, in an arm that
+// joins). The entry runs shape k % 9; each style's trace digest must equal
+// this file's, with and without injected failures.
 #include <asyncshift/bench.hpp>
 
 #include <stdexcept>
@@ -165,6 +165,34 @@ void parse_between(std::int64_t seed, callback<std::int64_t> done) {
   });
 }
 
+/// A `catch` in one arm of an `if` whose arms join at a named continuation
+/// (found by a user trial: the coroutine styles printed an `else` after the
+/// `catch`, which did not compile).
+void parse_then_join(std::int64_t seed, callback<std::int64_t> done) {
+  fake::io("join.read", seed, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    auto finish = [=](error err, std::int64_t n) {
+      if (err) return done(err);
+      fake::io("join.write", n, [=](error err, std::int64_t w) {
+        if (err) return done(err);
+        done({}, n + w % 10);
+      });
+    };
+    if (v % 3 != 0) {
+      std::vector<std::int64_t> table{4, 8, 15, 16};
+      std::int64_t n = 0;
+      try {
+        n = table.at(static_cast<std::size_t>(v % 5));
+      } catch (const std::out_of_range &) {
+        return done(error("no entry"));
+      }
+      finish({}, n);
+    } else {
+      fake::io("join.other", v % 100, [=](error err, std::int64_t w) { finish(err, w % 100); });
+    }
+  });
+}
+
 /// Adapts a value-returning shape to the entry's callback<>.
 void valued(int which, std::int64_t seed, callback<> done) {
   auto finish = [=](error err, std::int64_t v) {
@@ -177,15 +205,16 @@ void valued(int which, std::int64_t seed, callback<> done) {
   if (which == 3) return countdown(seed, finish);
   if (which == 4) return branches(seed, finish);
   if (which == 5) return parse_first(seed, finish);
-  parse_between(seed, finish);
+  if (which == 6) return parse_between(seed, finish);
+  parse_then_join(seed, finish);
 }
 
 } // namespace
 
 void validation(std::uint64_t k, callback<> done) {
   const auto seed = static_cast<std::int64_t>(k);
-  const int which = static_cast<int>(k % 8);
-  if (which == 7) return with_cleanup(seed, done);
+  const int which = static_cast<int>(k % 9);
+  if (which == 8) return with_cleanup(seed, done);
   valued(which, seed, done);
 }
 

@@ -137,3 +137,18 @@ void first_nonempty(std::vector<std::string> paths, asyncshift::callback<std::st
       done(asyncshift::error("none"));
   });
 }
+
+// A 'catch' that completes and returns, the completion after the 'try'.
+void parse_then_complete(std::string text, asyncshift::callback<int> done) {
+  read_int(0, [=](asyncshift::error err, int v) {
+    if (err)
+      return done(err);
+    int n = 0;
+    try {
+      n = std::stoi(text);
+    } catch (const std::exception &e) {
+      return done(asyncshift::error(e.what()));
+    }
+    done({}, n + v);
+  });
+}

@@ -155,3 +155,4 @@ void flag_never_set(std::vector<std::string> paths, asyncshift::callback<std::st
     // CHECK: :[[@LINE-1]]:7: error: handler 'done' may be called twice on this path [asyncshift-callback-called-twice]
   });
 }
+

@@ -62,3 +62,19 @@ void branches(std::size_t n, asyncshift::callback<std::vector<int>> done) {
       },
       done);
 }
+
+// A 'catch' before the first wait completes synchronously.
+void parse_then_read(std::string text, asyncshift::callback<int> done) {
+  // CHECK: :[[@LINE-1]]:6: error: 'parse_then_read' completes 'done' synchronously on some paths and asynchronously on others [asyncshift-mixed-sync-async]
+  // CHECK: :[[@LINE+6]]:5: note: assuming an exception is thrown here
+  // CHECK: :[[@LINE+6]]:5: note: entering this handler
+  // CHECK: :[[@LINE+6]]:12: note: completes 'done' synchronously here, before the call returns
+  // CHECK: :[[@LINE+7]]:3: note: completes 'done' asynchronously here, after the call returned
+  int n = 0;
+  try {
+    n = std::stoi(text);
+  } catch (const std::exception &e) {
+    return done(asyncshift::error(e.what()));
+  }
+  read_int(n, done);
+}

@@ -1033,3 +1033,39 @@ TEST(promise_chain, every_way_a_step_after_an_operation_from_the_loop_ends_frees
     }
   }
 }
+
+// keep() with a last step that returns a promise still pending (a nested
+// chain, as the generated code makes for `if (x) return done(v);` followed by
+// a wait): that promise's steps read the kept state too, so the chain keeps
+// it until the promise settles (found by a user trial: the chain let go of
+// it when it handed its reactions to the promise, and the nested step read
+// freed memory under ASan).
+TEST(promise_chain, a_kept_state_outlives_a_pending_promise_the_last_step_returns) {
+  counted::reset();
+  const auto before = live_objects();
+  {
+    loop l(clock_kind::virtual_time);
+    int seen = 0;
+    std::string outcome;
+    {
+      auto owner = make_shared_state<counted>(7);
+      counted* state = owner.get();
+      promise<int> p = make_promise_chain<int>([&](auto cb) { op_after(l, ms, 1, std::move(cb)); })
+          .keep(std::move(owner))
+          .then([state, &l, &seen](int v) -> promise<int> {
+            state->id += v;
+            return make_promise<int>([state, &l](auto cb) { op_after(l, ms, state->id, std::move(cb)); })
+                .then([state, &seen](int w) {
+                  seen = counted::active() == 1 ? state->id * 100 + w : -1;
+                  return w;
+                });
+          });
+      std::move(p).then_callback([&](error e, int v) { outcome = e ? e.message() : std::to_string(v); });
+    }
+    l.run();
+    EXPECT_EQ(seen, 808);
+    EXPECT_EQ(outcome, "8");
+    EXPECT_EQ(counted::active(), 0) << "the state goes when the promise settled";
+  }
+  EXPECT_EQ(live_objects(), before);
+}

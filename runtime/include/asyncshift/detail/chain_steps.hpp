@@ -421,6 +421,9 @@ protected:
     }
   }
 
+  /// Whether the chain keeps a per-call state (keep()).
+  bool keeps_state() const noexcept { return static_cast<bool>(kept_); }
+
 private:
   /// Step I's value (none for void), which the handler before it returned.
   /// A chain that queues its handlers (a promise chain: it has
