@@ -777,7 +777,9 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
   Names.push();
   for (VarId V : I.HeaderDeclares)
     declared(V);
-  std::string Out = I.Kept != IfNode::KeptStatement::None ? text(I.Cond) + " {\n" : "if (" + text(I.Cond) + ") {\n";
+  std::string Out = I.Kept == IfNode::KeptStatement::None ? "if (" + text(I.Cond) + ") {\n"
+                    : I.Cond.empty()                      ? std::string("{\n")
+                                                          : text(I.Cond) + " {\n";
   Out += lowerSeq(nodesOf(I.Then), ThenCtx);
   Names.pop();
   Out += "}";

@@ -33,7 +33,9 @@ using CoList = std::vector<CoStmt>;
 
 struct CoStmt {
   enum class Kind { Line, Await, If, Try } K = Kind::Line;
-  /// Line and Await: the statement. If: the condition, or a loop's header.
+  /// Line and Await: the statement. If: the condition, or the header of a
+  /// statement kept as written (`for (...)`, `try { ... } catch (...)`;
+  /// empty for a nested block).
   std::string Text;
   /// If: a statement kept as written (IfNode::Kept), printed as `Text {`.
   bool Kept = false;
@@ -132,6 +134,10 @@ private:
     /// the step ends by leaving that loop (`break;`), and the series loop
     /// then checks SeriesErr, since `continue;` would restart the inner loop.
     bool InnerLoop = false;
+    /// Inside a loop kept as written (a validation loop) within an
+    /// each_series step: `continue;` or `break;` would end that loop, so
+    /// only a failure thrown can end the step here.
+    bool InKeptLoop = false;
     const char *nextStep() const { return InnerLoop ? "break;" : "continue;"; }
     /// After SeriesErr is set: a failure ends the series, success moves on.
     std::string stopOrNextStep() const {
@@ -569,6 +575,17 @@ void CoroLowering::lowerComplete(const CompleteNode &N, CoList &OutList, const C
   addUses(St.Uses, N.Value);
   const bool KnownFailure = knownFailure(N.Err, C.Failing);
   if (C.ExitKind != Ctx::Exit::Return) {
+    if (C.InKeptLoop && !(C.ExitKind == Ctx::Exit::SeriesThrow && KnownFailure)) {
+      // An each_series step is a loop body here: this completion would be
+      // `continue;` or `break;`, which the loop around it takes for its own.
+      refuse(ids::AsyncInLoop, N.Where,
+             std::string("the step's callback is called inside a loop in an each_series step, and this style's "
+                         "step ends here with `continue;` or `break;`, which would end that loop instead; cannot "
+                         "convert to this style (--style=promise and future convert it") +
+                 (Values ? "" : ", and this style a loop that only fails the step") +
+                 "; or find what fails first, as with std::find_if, and call the callback after the loop)");
+      return;
+    }
     // A step of an each_series loop: success moves to the next step.
     if (N.Err.IsSuccess) {
       St.Text = C.nextStep();
@@ -737,16 +754,6 @@ void CoroLowering::lowerIf(const IfNode &I, CoList &OutList, const Ctx &C) {
 
   CoStmt St;
   St.K = CoStmt::Kind::If;
-  if (I.Kept == IfNode::KeptStatement::Loop && C.ExitKind != Ctx::Exit::Return) {
-    // An each_series step is a loop body here: its completions become
-    // `continue;` or `break;`, which a loop inside it would take for its own.
-    refuse(ids::AsyncInLoop, I.Where,
-           "the step's callback is called inside a loop in an each_series step, and this style's step "
-           "completes with `continue;` or `break;`, which would end that loop instead; cannot convert to this "
-           "style (--style=promise and future convert it; or find what fails first, as with std::find_if, and "
-           "call the callback after the loop)");
-    return;
-  }
   Names.push();
   for (VarId V : I.HeaderDeclares)
     Names.declare(V);
@@ -756,6 +763,8 @@ void CoroLowering::lowerIf(const IfNode &I, CoList &OutList, const Ctx &C) {
   Ctx ThenCtx = C, ElseCtx = C;
   if (I.Test.Err != NoVar)
     (I.Test.Negated ? ElseCtx : ThenCtx).Failing.insert(I.Test.Err);
+  if (I.Kept == IfNode::KeptStatement::Loop && C.ExitKind != Ctx::Exit::Return)
+    ThenCtx.InKeptLoop = true;
   lowerSeq(nodesOf(I.Then), St.Then, ThenCtx);
   Names.pop();
   if (I.HasElse) {
@@ -1099,7 +1108,7 @@ void CoroLowering::render(const CoList &L, std::string &Text, unsigned Depth) co
     case CoStmt::Kind::If: {
       // An `else` arm that is one `if` and nothing more prints as `else if`.
       const CoStmt *Arm = &S;
-      Text += Arm->Kept ? Arm->Text + " {\n" : "if (" + Arm->Text + ") {\n";
+      Text += !Arm->Kept ? "if (" + Arm->Text + ") {\n" : Arm->Text.empty() ? std::string("{\n") : Arm->Text + " {\n";
       while (true) {
         render(Arm->Then, Text, Depth + 1);
         if (!Arm->HasElse)

@@ -226,11 +226,12 @@ struct IfNode : Node {
   /// (...)`, `while (...)`), Then its body (a validation loop: `for (auto &x
   /// : xs) if (!ok(x)) return done(error(...));`). Catch: `try { ... } catch
   /// (...)`, whose try block completes nothing, Then its handler (`catch
-  /// (const std::exception &e) { return done(error(e.what())); }`). Then
-  /// holds no async call, jump or loop idiom, and its every completion
-  /// returns. Paths through it are those of an `if` without `else`: Then
-  /// completes the function, or control goes on after the statement.
-  enum class KeptStatement { None, Loop, Catch } Kept = KeptStatement::None;
+  /// (const std::exception &e) { return done(error(e.what())); }`). Block:
+  /// a nested `{ ... }`, Cond empty, Then its statements. Then holds no
+  /// async call, jump or loop idiom, and its every completion returns. Paths
+  /// through it are those of an `if` without `else`: Then completes the
+  /// function, or control goes on after the statement.
+  enum class KeptStatement { None, Loop, Catch, Block } Kept = KeptStatement::None;
   /// The variables Cond declares (`i`, a range-for's element, the caught
   /// exception), in scope in Then only.
   std::vector<VarId> HeaderDeclares;

@@ -881,10 +881,31 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
     return refuse(ids::Goto, S, "'goto' in an async function; cannot convert");
   }
 
-  if (const auto *Try = dyn_cast<CXXTryStmt>(S);
-      Try && Try->getNumHandlers() == 1 && mentionsAsync(S) && !mentionsAsync(Try->getTryBlock()) &&
-      onlyCompletesHandler(S))
+  if (const auto *Try = dyn_cast<CXXTryStmt>(S); Try && mentionsAsync(S)) {
+    if (mentionsAsync(Try->getTryBlock()))
+      return refuse(ids::UnsupportedStatement, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
+                    onlyCompletesHandler(Try->getTryBlock())
+                        ? "the handler is completed inside a 'try' block; cannot convert (nothing in it waits: "
+                          "compute the outcome there, as an asyncshift::error or a flag, and complete the handler "
+                          "after it with `if (err) return done(err);`)"
+                        : "async work inside a 'try' block; cannot convert (a failure of an async call arrives as "
+                          "its callback's error, not as an exception)");
+    if (!onlyCompletesHandler(S))
+      return refuse(ids::UnsupportedStatement, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
+                    "async work inside a 'catch' handler; cannot convert (a 'catch' may only complete the handler "
+                    "with `return " + Handler->getName().str() + "(...);`)");
+    if (Try->getNumHandlers() != 1)
+      return refuse(ids::UnsupportedStatement, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
+                    "a 'try' with several 'catch' handlers completes the handler; cannot convert (catch one "
+                    "exception type, a common base such as 'const std::exception &', or '...')");
     return buildCatch(Try, Out);
+  }
+  if (const auto *Nested = dyn_cast<CompoundStmt>(S); Nested && mentionsAsync(S) && onlyCompletesHandler(S)) {
+    auto N = std::make_unique<IfNode>();
+    N->Kept = IfNode::KeptStatement::Block;
+    N->Where.Raw = S->getBeginLoc().getRawEncoding();
+    return buildKeptStatement(S, S, std::move(N), Out);
+  }
   if (mentionsAsync(S) && onlyCompletesHandler(S))
     return refuse(ids::UnsupportedStatement, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
                   "the handler is completed inside " + statementName(S) +
@@ -896,19 +917,20 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
   buildSync(S, Out);
 }
 
-/// The first completion in \p B (a validation loop's body) that does not
-/// return, or a `return;` that leaves without completing: what the loop
-/// cannot hold.
-static const Node *loopBodyLeak(const Block &B) {
+/// The first completion in \p B (the body of a statement kept as written: a
+/// validation loop's, a `catch`'s, a nested block's) that does not return,
+/// or a `return;` that leaves without completing: what the statement cannot
+/// hold.
+static const Node *keptBodyLeak(const Block &B) {
   for (const NodePtr &N : B) {
     if (const auto *C = dyn<CompleteNode>(N.get()); C && !C->IsReturn)
       return C;
     if (isa<ReturnNode>(N.get()))
       return N.get();
     if (const auto *I = dyn<IfNode>(N.get())) {
-      if (const Node *L = loopBodyLeak(I->Then))
+      if (const Node *L = keptBodyLeak(I->Then))
         return L;
-      if (const Node *L = loopBodyLeak(I->Else))
+      if (const Node *L = keptBodyLeak(I->Else))
         return L;
     }
   }
@@ -976,19 +998,37 @@ void Builder::buildCatch(const CXXTryStmt *S, Block &Out) {
 void Builder::buildKeptStatement(const Stmt *S, const Stmt *Body, std::unique_ptr<IfNode> N, Block &Out) {
   auto Whole = offsets(S->getSourceRange());
   auto Inner = Body ? offsets(Body->getSourceRange()) : std::nullopt;
-  if (!Whole || !Inner || Inner->first <= Whole->first)
+  if (!Whole || !Inner || Inner->first < Whole->first || (Body != S && Inner->first == Whole->first))
     return refuse(ids::Macro, S, "statement comes from a macro expansion; cannot convert");
-  unsigned HeaderEnd = Inner->first;
-  while (HeaderEnd > Whole->first && isspace(static_cast<unsigned char>(Buffer[HeaderEnd - 1])))
-    --HeaderEnd;
-  N->Cond = textAt(Whole->first, HeaderEnd);
+  std::string HeaderComments;
+  if (Body != S) { // a nested block has no header
+    // The header ends with its last token before the body: comments between
+    // the two (`for (...) // why` above an unbraced body) go to the body.
+    Lexer Raw(SM.getLocForStartOfFile(MainFID), LO, Buffer.begin(), Buffer.begin() + Whole->first, Buffer.end());
+    unsigned HeaderEnd = Whole->first;
+    for (Token Tok; !Raw.LexFromRawLexer(Tok);) {
+      const unsigned At = SM.getFileOffset(Tok.getLocation());
+      if (At >= Inner->first)
+        break;
+      HeaderEnd = At + Tok.getLength();
+    }
+    N->Cond = textAt(Whole->first, HeaderEnd);
+    std::string Trailing;
+    HeaderComments = commentsBetween(HeaderEnd, Inner->first, Trailing);
+    if (!Trailing.empty())
+      HeaderComments = HeaderComments.empty() ? Trailing : Trailing + "\n" + HeaderComments;
+  }
   buildBlock(Body, N->Then);
   if (Failed)
     return;
-  if (const Node *Leak = loopBodyLeak(N->Then)) {
+  if (!HeaderComments.empty() && !N->Then.empty()) {
+    std::string &First = N->Then.front()->Comment;
+    First = First.empty() ? HeaderComments : HeaderComments + "\n" + First;
+  }
+  if (const Node *Leak = keptBodyLeak(N->Then)) {
     SourceLocation L = SourceLocation::getFromRawEncoding(Leak->Where.Raw);
     const bool Loop = N->Kept == IfNode::KeptStatement::Loop;
-    const char *Where = Loop ? "a loop" : "a 'catch'";
+    const char *Where = Loop ? "a loop" : N->Kept == IfNode::KeptStatement::Catch ? "a 'catch'" : "a nested block";
     if (isa<ReturnNode>(Leak))
       return refuse(ids::NotCalled, L, SourceRange(L, L),
                     std::string("this path returns from inside ") + Where +

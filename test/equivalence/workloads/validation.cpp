@@ -3,8 +3,9 @@
 // first wait, between waits with variables that cross them, under a cleanup,
 // nested with break and continue, a while loop, in a parallel branch) and a
 // `catch` that completes (before a wait, between waits, in an arm that
-// joins). The entry runs shape k % 9; each style's trace digest must equal
-// this file's, with and without injected failures.
+// joins), and a nested block that completes. The entry runs shape k % 10;
+// each style's trace digest must equal this file's, with and without
+// injected failures (a loop in each_series steps: series_validation.cpp).
 #include <asyncshift/bench.hpp>
 
 #include <stdexcept>
@@ -193,6 +194,25 @@ void parse_then_join(std::int64_t seed, callback<std::int64_t> done) {
   });
 }
 
+/// A nested block between waits: what it declares stays in it, what it
+/// changes (`total`) is read after the next wait.
+void scoped(std::int64_t seed, callback<std::int64_t> done) {
+  fake::io("scoped.read", seed, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    std::int64_t total = v % 50;
+    {
+      const std::int64_t half = total / 2;
+      if (half == 7) return done(error("seven"));
+      if (half == 3) return done({}, -3);
+      total += half;
+    }
+    fake::io("scoped.write", total, [=](error err, std::int64_t w) {
+      if (err) return done(err);
+      done({}, total * 10 + w % 10);
+    });
+  });
+}
+
 /// Adapts a value-returning shape to the entry's callback<>.
 void valued(int which, std::int64_t seed, callback<> done) {
   auto finish = [=](error err, std::int64_t v) {
@@ -206,15 +226,16 @@ void valued(int which, std::int64_t seed, callback<> done) {
   if (which == 4) return branches(seed, finish);
   if (which == 5) return parse_first(seed, finish);
   if (which == 6) return parse_between(seed, finish);
-  parse_then_join(seed, finish);
+  if (which == 7) return parse_then_join(seed, finish);
+  scoped(seed, finish);
 }
 
 } // namespace
 
 void validation(std::uint64_t k, callback<> done) {
   const auto seed = static_cast<std::int64_t>(k);
-  const int which = static_cast<int>(k % 9);
-  if (which == 8) return with_cleanup(seed, done);
+  const int which = static_cast<int>(k % 10);
+  if (which == 9) return with_cleanup(seed, done);
   valued(which, seed, done);
 }
 

@@ -39,7 +39,7 @@ void parse_then_read(std::string text, asyncshift::callback<int> done) {
 // A 'try' whose block waits: refused as async work in it.
 void parse_and_read(std::string text, asyncshift::callback<int> done) {
   try {
-  // CHECK: :[[@LINE-1]]:3: error: async work inside a 'try' block; cannot convert [asyncshift-unsupported-statement]
+  // CHECK: :[[@LINE-1]]:3: error: async work inside a 'try' block; cannot convert (a failure of an async call arrives as its callback's error, not as an exception) [asyncshift-unsupported-statement]
     int n = std::stoi(text);
     read_int(n, [=](asyncshift::error err, int v) { done(err, v); });
   } catch (const std::exception &e) {
@@ -47,16 +47,28 @@ void parse_and_read(std::string text, asyncshift::callback<int> done) {
   }
 }
 
-// Two handlers, each completing: the same refusal.
+// Two handlers, each completing: refused, saying so.
 void parse_twice(std::string text, asyncshift::callback<int> done) {
   int n = 0;
   try {
-  // CHECK: :[[@LINE-1]]:3: error: the handler is completed inside a 'try' block; cannot convert
+  // CHECK: :[[@LINE-1]]:3: error: a 'try' with several 'catch' handlers completes the handler; cannot convert (catch one exception type, a common base such as 'const std::exception &', or '...') [asyncshift-unsupported-statement]
     n = std::stoi(text);
   } catch (const std::out_of_range &) {
     return done(asyncshift::error("too big"));
   } catch (const std::exception &e) {
     return done(asyncshift::error(e.what()));
+  }
+  read_int(n, done);
+}
+
+// A 'catch' that waits before it completes: refused, naming the handler.
+void parse_or_default(std::string text, asyncshift::callback<int> done) {
+  int n = 0;
+  try {
+  // CHECK: :[[@LINE-1]]:3: error: async work inside a 'catch' handler; cannot convert (a 'catch' may only complete the handler with `return done(...);`) [asyncshift-unsupported-statement]
+    n = std::stoi(text);
+  } catch (const std::exception &) {
+    return read_int(0, done);
   }
   read_int(n, done);
 }
