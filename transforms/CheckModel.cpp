@@ -45,6 +45,17 @@ static bool isWithin(const DeclContext *DC, const FunctionDecl *FD) {
 
 namespace {
 
+/// The function a call names when overload resolution waits for a template
+/// argument (a generic lambda's body read as written: `read_int(k, [=](...)
+/// { self(self, ...); })` depends on `self`'s type) and the name has one
+/// candidate, a function that is no template.
+const FunctionDecl *onlyCandidate(const CallExpr *C) {
+  const auto *Lookup = dyn_cast<UnresolvedLookupExpr>(C->getCallee()->IgnoreParenImpCasts());
+  if (!Lookup || Lookup->getNumDecls() != 1)
+    return nullptr;
+  return dyn_cast<FunctionDecl>((*Lookup->decls_begin())->getUnderlyingDecl());
+}
+
 /// Walks a function once: its lambdas, bindings of local variables, calls.
 class Collector : public RecursiveASTVisitor<Collector> {
 public:
@@ -365,7 +376,7 @@ std::optional<Event> FunctionModel::eventOf(const ParmVarDecl *H, const Stmt *S)
         E.Site = S;
         E.Via = referencedVar(stripArgument(A.Args[I]));
         E.Target = passedLambda(A.Args[I]);
-        E.Callee = A.Callee;
+        E.Callee = A.Callee ? A.Callee : onlyCandidate(C);
         E.ArgIndex = A.FirstParam + I;
         return E;
       }

@@ -388,8 +388,10 @@ unsigned PathAnalyzer::timingOf(const FunctionModel &M, const Event &E, const Pa
   case Event::Kind::Store:
     return TimingUnknown;
   case Event::Kind::Invoke: {
-    if (!E.Target || !E.Target->ContinuationShaped)
-      return TimingUnknown; // the recursive-lambda idiom, a helper lambda: not judged
+    if (!E.Target)
+      return TimingUnknown; // a lambda not known here (the recursive-lambda idiom's `self`)
+    if (!E.Target->ContinuationShaped) // a helper lambda (the idiom's first round): run before it returns
+      return firsts(M, *E.Target, H, std::nullopt);
     std::optional<bool> ErrorIs;
     if (E.FirstArg && isSuccessLiteral(E.FirstArg))
       ErrorIs = false;
@@ -405,6 +407,19 @@ unsigned PathAnalyzer::timingOf(const FunctionModel &M, const Event &E, const Pa
   }
   }
   return TimingUnknown;
+}
+
+const Stmt *PathAnalyzer::siteWithTiming(const FunctionModel &M, const Event &E, const ParmVarDecl *H, unsigned Bit,
+                                         unsigned Depth) {
+  if (E.K != Event::Kind::Invoke || !E.Target || E.Target->ContinuationShaped || Depth > 6 ||
+      InProgress.count({E.Target, H, -1}))
+    return E.Site;
+  const PathResult &R = walk(M, *E.Target, H);
+  if (R.Complete)
+    for (const auto &F : R.Firsts)
+      if (timingOf(M, R.Events[F.Event], H) & Bit)
+        return siteWithTiming(M, R.Events[F.Event], H, Bit, Depth + 1);
+  return E.Site;
 }
 
 unsigned PathAnalyzer::calleeTiming(const FunctionModel &M, const FunctionDecl *Callee, unsigned ArgIndex,

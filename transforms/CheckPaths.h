@@ -95,6 +95,11 @@ public:
 
   /// When the event completes the handler (TimingBits; 0 when unknown).
   unsigned timingOf(const FunctionModel &M, const Event &E, const clang::ParmVarDecl *Handler, unsigned Depth = 0);
+  /// Where \p E completes \p Handler with timing \p Bit (TimingSync or
+  /// TimingAsync): inside the helper lambda it calls (the recursive-lambda
+  /// idiom's first round), the completion that does, else E's own site.
+  const clang::Stmt *siteWithTiming(const FunctionModel &M, const Event &E, const clang::ParmVarDecl *Handler,
+                                    unsigned Bit, unsigned Depth = 0);
 
   /// When \p Callee completes the handler passed as its argument \p ArgIndex
   /// (TimingBits; 0 when unknown): a function declared elsewhere or in the

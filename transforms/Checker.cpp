@@ -205,9 +205,9 @@ std::vector<Finding> Checker::check(const FunctionDecl *FD, bool CompletionOnly)
       if (!Sync || !Async)
         continue;
       Witness Notes = Sync->Path;
-      Notes.push_back({locOf(R.Events[Sync->Event].Site->getBeginLoc()),
+      Notes.push_back({locOf(Paths->siteWithTiming(M, R.Events[Sync->Event], H, TimingSync)->getBeginLoc()),
                        "completes " + quoted(H) + " synchronously here, before the call returns"});
-      Notes.push_back({locOf(R.Events[Async->Event].Site->getBeginLoc()),
+      Notes.push_back({locOf(Paths->siteWithTiming(M, R.Events[Async->Event], H, TimingAsync)->getBeginLoc()),
                        "completes " + quoted(H) + " asynchronously here, after the call returned"});
       Out.push_back(makeFinding(ids::MixedSyncAsync, whereOf(*C),
                                 nameOf(*C) + " completes " + quoted(H) +

@@ -27,8 +27,9 @@ private:
   int generation_ = 0;
 };
 
-// Runs a tick n times, one after another.
-void tick_n(int n, callback<> done) {
+// Runs a tick n times, one after another; with n == 0 the first round
+// completes before tick_n returns, every other count from the timer.
+void tick_n(int n, callback<> done) { // expect: asyncshift-mixed-sync-async
   auto tick = [=](auto &self, int i) -> void {
     if (i == n)
       return done({});

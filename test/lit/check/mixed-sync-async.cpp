@@ -78,3 +78,20 @@ void parse_then_read(std::string text, asyncshift::callback<int> done) {
   }
   read_int(n, done);
 }
+
+// The recursive-lambda idiom: its first round runs before the function
+// returns, so a test that ends the loop before the first wait completes
+// synchronously (here when keys is empty).
+void sum_all(std::vector<int> keys, asyncshift::callback<int> done) {
+  // CHECK: :[[@LINE-1]]:6: error: 'sum_all' completes 'done' synchronously on some paths and asynchronously on others [asyncshift-mixed-sync-async]
+  // CHECK: :[[@LINE+3]]:34: note: completes 'done' synchronously here, before the call returns
+  // CHECK: :[[@LINE+3]]:5: note: completes 'done' asynchronously here, after the call returned
+  auto loop = [=](auto &self, std::size_t i, int acc) -> void {
+    if (i == keys.size()) return done({}, acc);
+    read_int(keys[i], [=](asyncshift::error err, int v) {
+      if (err) return done(err);
+      self(self, i + 1, acc + v);
+    });
+  };
+  loop(loop, 0, 0);
+}

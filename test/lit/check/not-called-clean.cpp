@@ -49,14 +49,16 @@ void throws(asyncshift::callback<int> done) {
   });
 }
 
-// The recursive-lambda idiom (SPEC pattern 7).
+// The recursive-lambda idiom (SPEC pattern 7), its test after each wait (a
+// test before the first one would complete synchronously when n == 0:
+// check/mixed-sync-async.cpp).
 void each_recursive(int n, asyncshift::callback<> done) {
   auto step = [=](auto &self, int i) -> void {
-    if (i == n)
-      return done({});
     write_int(i, i, [=](asyncshift::error err) {
       if (err)
         return done(err);
+      if (i + 1 >= n)
+        return done({});
       self(self, i + 1);
     });
   };
