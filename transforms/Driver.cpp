@@ -16,6 +16,8 @@
 #include "clang/Driver/Options.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendAction.h"
+#include "clang/Lex/PPCallbacks.h"
+#include "clang/Lex/Preprocessor.h"
 #include "clang/Tooling/ArgumentsAdjusters.h"
 #include "clang/Tooling/CommonOptionsParser.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
@@ -25,6 +27,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
@@ -151,14 +154,32 @@ struct RunState {
   bool InRewriter = false;                ///< inside processFile: a crash there is asyncshift's
 };
 
+/// Records the ranges of the main file that the preprocessor skips.
+class SkippedRanges : public PPCallbacks {
+public:
+  SkippedRanges(const SourceManager &SM, std::vector<std::pair<unsigned, unsigned>> &Out) : SM(SM), Out(Out) {}
+  void SourceRangeSkipped(SourceRange Range, SourceLocation) override {
+    auto [BF, B] = SM.getDecomposedLoc(SM.getExpansionLoc(Range.getBegin()));
+    auto [EF, E] = SM.getDecomposedLoc(SM.getExpansionLoc(Range.getEnd()));
+    if (BF == SM.getMainFileID() && EF == BF && B <= E)
+      Out.emplace_back(B, E);
+  }
+
+private:
+  const SourceManager &SM;
+  std::vector<std::pair<unsigned, unsigned>> &Out;
+};
+
 class Consumer : public ASTConsumer {
 public:
-  explicit Consumer(RunState &State) : State(State) {}
+  Consumer(RunState &State, std::vector<std::pair<unsigned, unsigned>> &Skipped) : State(State), Skipped(Skipped) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     const SourceManager &SM = Ctx.getSourceManager();
     std::string Path = realPath(SM.getFileEntryRefForID(SM.getMainFileID())->getName());
     State.InRewriter = true;
-    FileResult R = processFile(Ctx, State.Request);
+    FileRequest Request = State.Request;
+    Request.Skipped = Skipped;
+    FileResult R = processFile(Ctx, Request);
     State.InRewriter = false;
     if (!R.Ok)
       State.Failed[Path] = true;
@@ -167,6 +188,7 @@ public:
 
 private:
   RunState &State;
+  std::vector<std::pair<unsigned, unsigned>> &Skipped;
 };
 
 class Action : public ASTFrontendAction {
@@ -188,14 +210,16 @@ public:
       State.Failed[Path] = true;
       return false;
     }
+    CI.getPreprocessor().addPPCallbacks(std::make_unique<SkippedRanges>(CI.getSourceManager(), Skipped));
     return true;
   }
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, StringRef) override {
-    return std::make_unique<Consumer>(State);
+    return std::make_unique<Consumer>(State, Skipped);
   }
 
 private:
   RunState &State;
+  std::vector<std::pair<unsigned, unsigned>> Skipped;
 };
 
 class Factory : public FrontendActionFactory {
@@ -257,6 +281,21 @@ ArgumentsAdjuster headersAreCxx() {
   };
 }
 
+/// A header given as an input is the main file of its parse, where clang
+/// warns about its `#pragma once`: nothing the user can act on.
+ArgumentsAdjuster headersMayPragmaOnce() {
+  return [](const CommandLineArguments &Args, StringRef File) {
+    static const char *const Exts[] = {".h", ".hh", ".hpp", ".hxx", ".h++", ".H"};
+    for (const char *Ext : Exts)
+      if (File.ends_with(Ext)) {
+        CommandLineArguments Out = Args;
+        Out.push_back("-Wno-pragma-once-outside-header");
+        return Out;
+      }
+    return Args;
+  };
+}
+
 /// The runtime headers next to the installed tool, or in the source tree.
 std::string runtimeIncludeDir(const char *Argv0) {
   std::string Exe = llvm::sys::fs::getMainExecutable(Argv0, reinterpret_cast<void *>(&runtimeIncludeDir));
@@ -311,6 +350,14 @@ int asyncshiftMain(int Argc, const char **Argv) {
       error("no compile_commands.json in '" + Dir + "' (-p names the build directory)");
       return 1;
     }
+    // LLVM reads the database as YAML, and prints the parser's own
+    // complaint about a broken one: check it as JSON first.
+    if (auto Text = llvm::MemoryBuffer::getFile(DB)) {
+      if (llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Text)->getBuffer()); !V) {
+        error("cannot read '" + std::string(DB) + "': it is not valid JSON (" + llvm::toString(V.takeError()) + ")");
+        return 1;
+      }
+    }
     std::string Message;
     if (!JSONCompilationDatabase::loadFromFile(DB, Message, JSONCommandLineSyntax::AutoDetect)) {
       error("cannot read '" + DB + "': " + Message);
@@ -331,7 +378,19 @@ int asyncshiftMain(int Argc, const char **Argv) {
     StringRef Text = Message;
     Text.consume_front(std::string(Args.front()) + ": ");
     Text.consume_front("asyncshift: ");
-    error(Text);
+    // LLVM suggests the nearest option, however far: `--bogus` is not a
+    // misspelt `-o`. Keep a suggestion only for a long option.
+    std::string Said;
+    llvm::SmallVector<StringRef, 4> Lines;
+    Text.split(Lines, '\n');
+    for (StringRef Line : Lines) {
+      StringRef Guess = Line.substr(Line.find("Did you mean '") == StringRef::npos ? Line.size()
+                                                                                 : Line.find("Did you mean '") + 14);
+      if (!Guess.empty() && Guess.find('\'') <= 2)
+        continue;
+      Said += (Said.empty() ? "" : "\n") + Line.str();
+    }
+    error(Said);
     return 1;
   }
 
@@ -410,6 +469,8 @@ int asyncshiftMain(int Argc, const char **Argv) {
 
   // A file the build directory's compile_commands.json does not list is
   // parsed with flags guessed from a neighbour's: say so, once per file.
+  // With no neighbour (an empty database), it is not parsed at all.
+  std::set<std::string> NotInDatabase;
   // The database is asked as ClangTool asks it, by absolute path: a file
   // given relative to the working directory is found under its own name.
   for (const std::string &S : Sources) {
@@ -417,7 +478,9 @@ int asyncshiftMain(int Argc, const char **Argv) {
     llvm::sys::fs::make_absolute(Abs);
     llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
     std::vector<CompileCommand> Commands = Parser->getCompilations().getCompileCommands(Abs);
-    if (!Commands.empty() && !Commands.front().Heuristic.empty())
+    if (Commands.empty())
+      NotInDatabase.insert(S);
+    else if (!Commands.front().Heuristic.empty())
       warning("'" + S + "' is not in the compilation database; parsing it with flags guessed from another entry (" +
               Commands.front().Heuristic + ")");
   }
@@ -437,12 +500,19 @@ int asyncshiftMain(int Argc, const char **Argv) {
   std::set<std::string> Crashed;
   std::set<std::string> WarnedUnknown;
   for (const std::string &S : Sources) {
+    if (NotInDatabase.count(S)) {
+      error("'" + S + "' is not in the compilation database, which lists no file to take its flags from; "
+            "nothing done for it (build it once with CMAKE_EXPORT_COMPILE_COMMANDS=ON, or give the flags after --)");
+      AnyFailed = true;
+      continue;
+    }
     ClangTool Tool(Parser->getCompilations(), {S});
     // Its diagnostics have said what went wrong; clang's "Error while
     // processing FILE." after them read as if the tool itself had failed.
     Tool.setPrintErrorMessage(false);
     Tool.appendArgumentsAdjuster(dropUnknownArguments(WarnedUnknown));
     Tool.appendArgumentsAdjuster(headersAreCxx());
+    Tool.appendArgumentsAdjuster(headersMayPragmaOnce());
     Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster(
         "-resource-dir=" ASYNCSHIFT_CLANG_RESOURCE_DIR, ArgumentInsertPosition::BEGIN));
     Tool.appendArgumentsAdjuster(getInsertArgumentAdjuster("-Wno-unknown-warning-option", ArgumentInsertPosition::END));
@@ -488,9 +558,9 @@ int asyncshiftMain(int Argc, const char **Argv) {
           continue;
         llvm::errs() << U.Where << ": error: '" << U.Name << "' is converted by this run (it is defined in '"
                      << It->second
-                     << "'), but this file declares it itself and uses it in callback style; cannot convert "
-                        "(a function other files call stays in callback style: mark its definition and this "
-                        "declaration [[clang::annotate(\"asyncshift::leaf\")]]) "
+                     << "'), but this file reads its declaration elsewhere and uses it in callback style; cannot "
+                        "convert (a function other files call stays in callback style: mark its definition and "
+                        "this declaration [[clang::annotate(\"asyncshift::leaf\")]]) "
                         "[asyncshift-declared-elsewhere]\n";
         Refused.insert(Key);
         Refused.insert(It->second);
@@ -501,7 +571,7 @@ int asyncshiftMain(int Argc, const char **Argv) {
   }
 
   for (const std::string &S : Sources) {
-    if (Crashed.count(S))
+    if (Crashed.count(S) || NotInDatabase.count(S))
       continue;
     std::string Key = realPath(S);
     auto It = State.Results.find(Key);

@@ -51,17 +51,29 @@ private:
 };
 
 /// References in the main file to functions with a handler that the
-/// translation unit declares but does not define.
+/// translation unit declares but does not define, or defines in a header
+/// (another input of the run may be that header, and convert them).
 class LeafUseFinder : public RecursiveASTVisitor<LeafUseFinder> {
 public:
   explicit LeafUseFinder(const SourceManager &SM) : SM(SM) {}
   bool VisitDeclRefExpr(DeclRefExpr *E) {
-    const auto *FD = dyn_cast<FunctionDecl>(E->getDecl());
-    if (FD && !FD->isDefined() && handlerParam(FD) && writtenInMainFile(SM, E->getLocation()))
-      Found.push_back(E);
+    note(E->getDecl(), E->getLocation());
     return true;
   }
-  std::vector<const DeclRefExpr *> Found;
+  bool VisitMemberExpr(MemberExpr *E) { // `store.add(key, done)`
+    note(E->getMemberDecl(), E->getMemberLoc());
+    return true;
+  }
+  std::vector<std::pair<const NamedDecl *, SourceLocation>> Found;
+
+private:
+  void note(const ValueDecl *D, SourceLocation Where) {
+    const auto *FD = dyn_cast<FunctionDecl>(D);
+    const FunctionDecl *Def = nullptr;
+    if (FD && (!FD->isDefined(Def) || !writtenInMainFile(SM, Def->getLocation())) && handlerParam(FD) &&
+        writtenInMainFile(SM, Where))
+      Found.push_back({FD, Where});
+  }
 
 private:
   const SourceManager &SM;
@@ -163,6 +175,34 @@ private:
   }
   /// The first `#if`, `#ifdef`, `#ifndef`, `#elif` or `#else` in \p FD's
   /// body, with its directive's name.
+  /// Where \p FD's name is written as an identifier in a range of the main
+  /// file the preprocessor skipped (`#ifdef FAST_PATH` around another
+  /// definition of it, or a call of it under `#ifndef NDEBUG`).
+  std::optional<SourceLocation> writtenInSkippedCode(const FunctionDecl *FD) const {
+    const IdentifierInfo *Name = FD->getIdentifier();
+    if (!Name)
+      return std::nullopt;
+    StringRef Buf = SM.getBufferData(SM.getMainFileID());
+    SourceLocation Start = SM.getLocForStartOfFile(SM.getMainFileID());
+    for (const auto &[Begin, End] : Request.Skipped) {
+      if (End > Buf.size())
+        continue;
+      // `#if 0`: code no build takes.
+      StringRef Directive = Buf.slice(Begin, End).take_until([](char C) { return C == '\n'; });
+      Directive = Directive.ltrim().drop_front(Directive.ltrim().starts_with("#") ? 1 : 0).ltrim();
+      if (Directive.consume_front("if") && Directive.ltrim().starts_with("0") &&
+          (Directive.ltrim().size() == 1 || !isAlphanumeric(Directive.ltrim()[1])))
+        continue;
+      Lexer Raw(Start, LO, Buf.data(), Buf.data() + Begin, Buf.data() + End);
+      Token T;
+      while (!Raw.LexFromRawLexer(T))
+        if (T.is(tok::raw_identifier) && T.getRawIdentifier() == Name->getName())
+          return T.getLocation();
+      if (T.is(tok::raw_identifier) && T.getRawIdentifier() == Name->getName())
+        return T.getLocation();
+    }
+    return std::nullopt;
+  }
   std::optional<std::pair<SourceLocation, std::string>> conditionalDirectiveIn(const FunctionDecl *FD) const {
     auto Off = offsets(FD->getBody()->getSourceRange());
     if (!Off)
@@ -266,11 +306,75 @@ static unsigned skipBlanksAndComments(StringRef Buf, unsigned Pos) {
 }
 
 /// The return type becomes the style's; the handler parameter goes.
+/// \p Code with every line ending `\r\n`.
+static std::string withCrlf(const std::string &Code) {
+  std::string Out;
+  Out.reserve(Code.size() + Code.size() / 16);
+  for (std::size_t I = 0; I < Code.size(); ++I) {
+    if (Code[I] == '\n' && (I == 0 || Code[I - 1] != '\r'))
+      Out += '\r';
+    Out += Code[I];
+  }
+  return Out;
+}
+
+/// Whether the handler's type of \p D, a definition written outside its
+/// class or namespace (`void inventory::load(int id, callback<item> done)`),
+/// names a member of that class or namespace without qualifying it: in the
+/// return type, before the declarator's `inventory::`, the name is not in
+/// scope, so the new type goes after the parameters (`auto inventory::load(int
+/// id) -> asyncshift::task<item>`), where it is.
+static bool handlerNamesQualifierMembers(const FunctionDecl *D) {
+  if (!D->getQualifier())
+    return false;
+  std::set<const DeclContext *> Lexical, Semantic;
+  for (const DeclContext *DC = D->getLexicalDeclContext(); DC; DC = DC->getParent())
+    Lexical.insert(DC->getPrimaryContext());
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (!Lexical.count(DC->getPrimaryContext()))
+      Semantic.insert(DC->getPrimaryContext());
+  const TypeSourceInfo *TSI = D->getParamDecl(D->getNumParams() - 1)->getTypeSourceInfo();
+  if (!TSI || Semantic.empty())
+    return false;
+  struct Finder : RecursiveASTVisitor<Finder> {
+    const std::set<const DeclContext *> &Scopes;
+    bool Found = false;
+    explicit Finder(const std::set<const DeclContext *> &S) : Scopes(S) {}
+    bool VisitElaboratedTypeLoc(ElaboratedTypeLoc TL) {
+      if (TL.getQualifierLoc())
+        return true; // written `inventory::item`: found from anywhere
+      const Type *Named = TL.getNamedTypeLoc().getTypePtr();
+      const Decl *D = nullptr;
+      if (const auto *T = Named->getAs<TypedefType>())
+        D = T->getDecl();
+      else if (const auto *T = Named->getAs<TemplateSpecializationType>())
+        D = T->getTemplateName().getAsTemplateDecl();
+      else
+        D = Named->getAsTagDecl();
+      if (D && D->getDeclContext() && Scopes.count(D->getDeclContext()->getPrimaryContext()))
+        Found = true;
+      return !Found;
+    }
+  } F(Semantic);
+  F.TraverseTypeLoc(TSI->getTypeLoc());
+  return F.Found;
+}
+
 bool Rewriter::editSignature(const FunctionDecl *D, const std::string &ReturnType) {
   SourceRange RT = D->getReturnTypeSourceRange();
-  if (RT.isInvalid() || !replace(RT, ReturnType)) {
+  const auto *Proto = D->getType()->getAs<FunctionProtoType>();
+  const bool Trailing = D->doesThisDeclarationHaveABody() && Proto && !Proto->hasTrailingReturn() &&
+                        handlerNamesQualifierMembers(D);
+  if (RT.isInvalid() || !replace(RT, Trailing ? "auto" : ReturnType)) {
     refuse(ids::Macro, D->getLocation(), "cannot find the return type of '" + D->getNameAsString() + "' in the source");
     return false;
+  }
+  if (Trailing) {
+    auto BodyOff = offsets(D->getBody()->getSourceRange());
+    if (!BodyOff || !replaceOffsets(BodyOff->first, BodyOff->first, "-> " + ReturnType + " ")) {
+      refuse(ids::Macro, D->getLocation(), "cannot find the body of '" + D->getNameAsString() + "' in the source");
+      return false;
+    }
   }
   unsigned N = D->getNumParams();
   const ParmVarDecl *H = D->getParamDecl(N - 1);
@@ -416,6 +520,15 @@ FileResult Rewriter::run() {
   for (const FunctionDecl *FD : Finder.Found) {
     // The AST holds only the branch of a preprocessor conditional that this
     // compile selected: the rewritten function would keep that one for good.
+    if (auto Skipped = writtenInSkippedCode(FD)) {
+      refuse(ids::PreprocessorConditional, FD->getLocation(),
+             "'" + FD->getNameAsString() + "' is also named in code this compile skips (line " +
+                 std::to_string(SM.getPresumedLineNumber(*Skipped)) +
+                 "): a definition or call there would keep the callback form, and not compile in a build that "
+                 "takes it; cannot convert (keep what differs between builds in functions left in callback style, "
+                 "or mark this one [[clang::annotate(\"asyncshift::leaf\")]])");
+      continue;
+    }
     if (auto Directive = conditionalDirectiveIn(FD)) {
       refuse(ids::PreprocessorConditional, Directive->first,
              "'" + Directive->second + "' inside a function to convert: the tool sees only the branch this compile "
@@ -576,8 +689,9 @@ FileResult Rewriter::run() {
         F.Id = ids::DeclaredElsewhere;
         F.Where.Raw = FD->getLocation().getRawEncoding();
         F.Message = "'" + FD->getNameAsString() +
-                    "' is also declared in another file (a header), and the tool rewrites only the source files it "
-                    "is given; cannot convert (declare it in this file only, or mark that declaration "
+                    "' is also declared in another file (a header), and the tool converts a function only in the "
+                    "file that defines it, so that declaration would keep the callback form; cannot convert "
+                    "(declare it in this file only, or mark that declaration "
                     "[[clang::annotate(\"asyncshift::leaf\")]] to keep it in callback style)";
         F.Notes.push_back({Loc{Redecl->getLocation().getRawEncoding()}, "declared here"});
         report(Ctx.getDiagnostics(), F);
@@ -602,6 +716,8 @@ FileResult Rewriter::run() {
       return Result;
   std::string Code = SM.getBufferData(SM.getMainFileID()).str();
   Result.NewCode = Printed.empty() ? Code : applyAndFormat(Code, /*UsesRuntime=*/true);
+  if (!Printed.empty() && StringRef(Code).count("\r\n") * 2 > StringRef(Code).count('\n'))
+    Result.NewCode = withCrlf(Result.NewCode); // a CRLF file stays one
   Result.Ok = true;
   // For the run's cross-file check (Driver): what this file converts, and
   // which functions it only declares and uses in callback style.
@@ -611,10 +727,10 @@ FileResult Rewriter::run() {
       Result.ConvertedUSRs.insert(std::string(USR));
   LeafUseFinder Uses(SM);
   Uses.TraverseDecl(Ctx.getTranslationUnitDecl());
-  for (const DeclRefExpr *E : Uses.Found)
-    if (USR.clear(), !index::generateUSRForDecl(E->getDecl(), USR)) {
-      PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(E->getLocation()));
-      Result.LeafUses.push_back({std::string(USR), E->getDecl()->getQualifiedNameAsString(),
+  for (const auto &[D, Where] : Uses.Found)
+    if (USR.clear(), !index::generateUSRForDecl(D, USR)) {
+      PresumedLoc PL = SM.getPresumedLoc(SM.getFileLoc(Where));
+      Result.LeafUses.push_back({std::string(USR), D->getQualifiedNameAsString(),
                                  PL.isValid() ? std::string(PL.getFilename()) + ":" + std::to_string(PL.getLine()) +
                                                     ":" + std::to_string(PL.getColumn())
                                               : std::string()});

@@ -27,6 +27,9 @@ struct FileRequest {
   bool DumpIR = false;
   /// Style for libFormat when no .clang-format is found.
   std::string FallbackStyle = "LLVM";
+  /// The ranges of the main file that this compile's preprocessor skipped
+  /// (an `#ifdef` branch not taken), as [begin, end) offsets.
+  std::vector<std::pair<unsigned, unsigned>> Skipped;
 };
 
 struct FileResult {

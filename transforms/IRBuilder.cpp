@@ -868,6 +868,12 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
       return refuse(ids::AsyncInLoop, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
                     "the handler is completed inside a loop; cannot convert (nothing in it waits: find what "
                     "fails first, as with std::find_if, and complete the handler after the loop)");
+    if (mentionsAsync(S) && isa<CXXForRangeStmt>(S))
+      return refuse(ids::AsyncInLoop, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
+                    "async call or handler use inside a range-for loop body; cannot convert (to start them all at "
+                    "once, use asyncshift::parallel over the container's size, or write the counter idiom with an "
+                    "index: `for (std::size_t i = 0; i < n; ++i)`; one after another, asyncshift::each_series or "
+                    "the recursive-lambda idiom)");
     if (mentionsAsync(S))
       return refuse(ids::AsyncInLoop, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
                     "async call or handler use inside a loop body; cannot convert (use asyncshift::each_series "
@@ -2264,6 +2270,25 @@ std::optional<AsyncFunction> buildIR(ASTContext &Ctx, const FunctionDecl *FD, co
   return B.run();
 }
 
+/// Declared in namespace std, or in a class of it (`std::vector::push_back`).
+static bool inStd(const Decl *D) {
+  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
+    if (DC->isStdNamespace())
+      return true;
+  return false;
+}
+
+/// A callback<...>, or another object that is called like one
+/// (`thread_completion<T>`, what `from_any_thread(cb)` makes).
+static bool returnsHandler(QualType T) {
+  if (asCallbackType(T))
+    return true;
+  const CXXRecordDecl *RD = T->getAsCXXRecordDecl();
+  if (!RD || !RD->hasDefinition() || RD->isLambda())
+    return false;
+  return !RD->lookup(RD->getASTContext().DeclarationNames.getCXXOperatorName(OO_Call)).empty();
+}
+
 bool isAsyncFunction(const FunctionDecl *FD) {
   const ParmVarDecl *Handler = handlerParam(FD);
   if (!Handler)
@@ -2278,6 +2303,12 @@ bool isAsyncFunction(const FunctionDecl *FD) {
     bool VisitCallExpr(CallExpr *C) {
       CallArgs A = callArguments(C);
       if (A.Args.empty())
+        return true;
+      // Not async calls: the standard library's (`std::move(cb)` into a
+      // capture, `queue.push_back(std::move(done))`), and calls that wrap the
+      // handler into another (`from_any_thread(std::move(cb))`): a function
+      // that only keeps its handler somewhere to complete it later is a leaf.
+      if ((A.Callee && inStd(A.Callee)) || returnsHandler(C->getType()))
         return true;
       const Expr *Last = stripArgument(A.Args.back());
       // Generic continuations count too, so that they are refused rather

@@ -13,11 +13,16 @@
 // RUN: FileCheck %s --check-prefix=GUESSED --input-file=%t/other.err
 // RUN: cp %t/ok/input.cpp %t/broken/input.cpp && printf '[{"directory": ' > %t/broken/compile_commands.json
 // RUN: not %asyncshift --style=coro -p %t/broken %t/broken/input.cpp 2> %t/err
-// RUN: FileCheck %s --check-prefix=BROKEN --input-file=%t/err
+// RUN: FileCheck %s --check-prefix=BROKEN --input-file=%t/err --implicit-check-not=YAML
+// RUN: mkdir -p %t/empty && cp %t/ok/input.cpp %t/empty/input.cpp && printf '[]' > %t/empty/compile_commands.json
+// RUN: not %asyncshift --style=coro -p %t/empty %t/empty/input.cpp -o %t/empty/out.cpp 2> %t/empty.err
+// RUN: FileCheck %s --check-prefix=EMPTY --input-file=%t/empty.err --implicit-check-not=error: --implicit-check-not=Skipping
+// RUN: not test -e %t/empty/out.cpp
 #include "ops.h"
 
 void go(asyncshift::callback<> done) { flush(done); }
 
 // CHECK: asyncshift::task<> go() {
-// BROKEN: asyncshift: error: {{.*}}compile_commands.json
+// BROKEN: asyncshift: error: cannot read '{{.*}}compile_commands.json': it is not valid JSON ([1:15, byte=15]: Unexpected EOF)
+// EMPTY: asyncshift: error: '{{.*}}input.cpp' is not in the compilation database, which lists no file to take its flags from; nothing done for it
 // GUESSED: asyncshift: warning: '{{.*}}other.cpp' is not in the compilation database; parsing it with flags guessed from another entry (inferred from {{.*}}input.cpp)

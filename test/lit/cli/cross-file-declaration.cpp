@@ -24,4 +24,4 @@ void twice(int v, asyncshift::callback<int> done) {
   });
 }
 
-// CHECK: b.cpp:4:3: error: 'twice' is converted by this run (it is defined in '{{.*}}a.cpp'), but this file declares it itself and uses it in callback style; cannot convert {{.*}}[asyncshift-declared-elsewhere]
+// CHECK: b.cpp:4:3: error: 'twice' is converted by this run (it is defined in '{{.*}}a.cpp'), but this file reads its declaration elsewhere and uses it in callback style; cannot convert {{.*}}[asyncshift-declared-elsewhere]

@@ -22,6 +22,7 @@
 // Promise style warns where the original completes synchronously on some paths only.
 // PROMISE_WARN: warning: 'read_all' completes 'done' synchronously on some paths and asynchronously on others; promise style runs every continuation from the microtask queue{{.*}} [asyncshift-sync-completion-reordered]
 // PROMISE_WARN: warning: 'write_all' completes 'done' synchronously on some paths and asynchronously on others; promise style runs every continuation from the microtask queue{{.*}} [asyncshift-sync-completion-reordered]
+// PROMISE_WARN: warning: 'count_up' completes 'done' synchronously on some paths and asynchronously on others; promise style runs every continuation from the microtask queue{{.*}} [asyncshift-sync-completion-reordered]
 #include "ops.h"
 #include <memory>
 #include <vector>

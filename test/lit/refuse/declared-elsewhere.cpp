@@ -15,7 +15,7 @@
 
 #ifndef ONLY_THE_LEAF
 void load_user(int id, asyncshift::callback<int> done) {
-  // CHECK: :[[@LINE-1]]:6: error: 'load_user' is also declared in another file (a header), and the tool rewrites only the source files it is given; cannot convert {{.*}}[asyncshift-declared-elsewhere]
+  // CHECK: :[[@LINE-1]]:6: error: 'load_user' is also declared in another file (a header), and the tool converts a function only in the file that defines it, so that declaration would keep the callback form; cannot convert {{.*}}[asyncshift-declared-elsewhere]
   // CHECK: declared_elsewhere.h:7:6: note: declared here
   read_int(id, done);
 }
