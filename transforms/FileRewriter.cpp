@@ -195,11 +195,12 @@ private:
         continue;
       Lexer Raw(Start, LO, Buf.data(), Buf.data() + Begin, Buf.data() + End);
       Token T;
-      while (!Raw.LexFromRawLexer(T))
+      bool AtEnd = false; // set with the range's last token, which still counts
+      while (!AtEnd) {
+        AtEnd = Raw.LexFromRawLexer(T);
         if (T.is(tok::raw_identifier) && T.getRawIdentifier() == Name->getName())
           return T.getLocation();
-      if (T.is(tok::raw_identifier) && T.getRawIdentifier() == Name->getName())
-        return T.getLocation();
+      }
     }
     return std::nullopt;
   }
