@@ -608,7 +608,8 @@ class RecLoop:
     def render(self, ctx, out, returning=False):
         p, u = ctx.pad(), self.uid
         n, step, ivar, acc = "rounds%s" % u, "loop%s" % u, "i%s" % u, "acc%s" % u
-        out.append("%sconst int %s = static_cast<int>((%s) %% 4);" % (p, n, self.n_expr.render(ctx.scope)))
+        # One to four rounds: the first always waits (fuzz.py's RECLOOP_END_TEST).
+        out.append("%sconst int %s = 1 + static_cast<int>((%s) %% 4);" % (p, n, self.n_expr.render(ctx.scope)))
         ctx.scope.add(n, "int")
         lscope = ctx.scope.child()
         lscope.add(ivar, "int")
