@@ -429,7 +429,7 @@ static bool hasReservedName(std::string_view Printed) {
   return false;
 }
 
-static bool isInStd(const Decl *D) {
+bool isInStd(const Decl *D) {
   for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
     if (const auto *NS = dyn_cast<NamespaceDecl>(DC); NS && NS->isStdNamespace())
       return true;

@@ -64,6 +64,10 @@ CallArgs callArguments(const clang::CallExpr *C);
 
 /// The handler parameter of \p FD, if its last parameter is a callback.
 const clang::ParmVarDecl *handlerParam(const clang::FunctionDecl *FD);
+
+/// Declared in namespace std (an inline namespace of it included), or in a
+/// class of it (`std::vector::push_back`).
+bool isInStd(const clang::Decl *D);
 /// In a template, the last parameter when its type is a dependent
 /// `asyncshift::callback<...>` (`callback<T>`): the function is async if its
 /// body makes an async call, and is refused as a template, not left as a leaf.

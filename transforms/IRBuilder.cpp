@@ -1808,13 +1808,7 @@ bool Builder::buildCall(const Expr *E, bool IsReturn, Block &Out) {
   }
   // Handing a continuation or the handler to the standard library (a
   // container's push_back, a std::function, ...) stores it: not an async call.
-  auto inStd = [](const Decl *D) {
-    for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
-      if (DC->isStdNamespace())
-        return true;
-    return false;
-  };
-  if (const FunctionDecl *Callee = C->getDirectCallee(); Callee && inStd(Callee)) {
+  if (const FunctionDecl *Callee = C->getDirectCallee(); Callee && isInStd(Callee)) {
     SourceLocation L = LastArg->getBeginLoc();
     if (IsForward)
       refuse(ids::HandlerEscapes, L, SourceRange(L, L),
@@ -2270,14 +2264,6 @@ std::optional<AsyncFunction> buildIR(ASTContext &Ctx, const FunctionDecl *FD, co
   return B.run();
 }
 
-/// Declared in namespace std, or in a class of it (`std::vector::push_back`).
-static bool inStd(const Decl *D) {
-  for (const DeclContext *DC = D->getDeclContext(); DC; DC = DC->getParent())
-    if (DC->isStdNamespace())
-      return true;
-  return false;
-}
-
 /// A callback<...>, or another object that is called like one
 /// (`thread_completion<T>`, what `from_any_thread(cb)` makes).
 static bool returnsHandler(QualType T) {
@@ -2308,7 +2294,7 @@ bool isAsyncFunction(const FunctionDecl *FD) {
       // capture, `queue.push_back(std::move(done))`), and calls that wrap the
       // handler into another (`from_any_thread(std::move(cb))`): a function
       // that only keeps its handler somewhere to complete it later is a leaf.
-      if ((A.Callee && inStd(A.Callee)) || returnsHandler(C->getType()))
+      if ((A.Callee && isInStd(A.Callee)) || returnsHandler(C->getType()))
         return true;
       const Expr *Last = stripArgument(A.Args.back());
       // Generic continuations count too, so that they are refused rather
