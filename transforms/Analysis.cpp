@@ -37,7 +37,8 @@ bool references(const Node &N, VarId V) {
   }
   case NodeKind::If: {
     const auto &I = static_cast<const IfNode &>(N);
-    return I.Test.Err == V || I.Cond.references(V) || references(I.Then, V) || references(I.Else, V);
+    return I.Test.Err == V || I.Cond.references(V) || I.Tail.references(V) || references(I.Then, V) ||
+           references(I.Else, V);
   }
   case NodeKind::Complete: {
     const auto &C = static_cast<const CompleteNode &>(N);
@@ -184,6 +185,10 @@ private:
       case NodeKind::If: {
         const auto &I = static_cast<const IfNode &>(N);
         Flow T = walk(I.Then, Cur);
+        if (I.Endless) { // left only by the body's completions, which return
+          Cur = Flow{};
+          break;
+        }
         Flow E = I.HasElse ? walk(I.Else, Cur) : Cur;
         Flow Merged;
         Merged.Open = T.Open || E.Open;
@@ -251,7 +256,7 @@ private:
     switch (N.Kind) {
     case NodeKind::If: {
       const auto &I = static_cast<const IfNode &>(N);
-      if (reads(I.Cond, Failing, N))
+      if (reads(I.Cond, Failing, N) || reads(I.Tail, Failing, N))
         return;
       std::set<VarId> Then = Failing, Else = Failing;
       if (I.Test.Err != NoVar)
@@ -409,7 +414,7 @@ static bool endsPath(const Block &B) {
     return static_cast<const RecurNode &>(Last).IsReturn;
   case NodeKind::If: {
     const auto &I = static_cast<const IfNode &>(Last);
-    return I.HasElse && endsPath(I.Then) && endsPath(I.Else);
+    return I.Endless || (I.HasElse && endsPath(I.Then) && endsPath(I.Else));
   }
   default:
     return false;

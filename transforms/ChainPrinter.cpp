@@ -783,6 +783,8 @@ std::string ChainLowering::lowerIf(const IfNode &I, const Ctx &C, bool &EndsStep
   Out += lowerSeq(nodesOf(I.Then), ThenCtx);
   Names.pop();
   Out += "}";
+  if (!I.Tail.empty()) // a `do` loop's `while (...);`
+    Out += " " + text(I.Tail);
   if (I.HasElse) {
     Names.push();
     std::string Else = lowerSeq(nodesOf(I.Else), ElseCtx);

@@ -37,8 +37,10 @@ struct CoStmt {
   /// statement kept as written (`for (...)`, `try { ... } catch (...)`;
   /// empty for a nested block).
   std::string Text;
-  /// If: a statement kept as written (IfNode::Kept), printed as `Text {`.
+  /// If: a statement kept as written (IfNode::Kept), printed as `Text {`,
+  /// and after its `}` a `do` loop's Tail.
   bool Kept = false;
+  std::string Tail;
   /// Await with a cleanup that could not share a try block.
   std::string OnErrorText;
   bool UseOnError = false;
@@ -760,6 +762,10 @@ void CoroLowering::lowerIf(const IfNode &I, CoList &OutList, const Ctx &C) {
   St.Kept = I.Kept != IfNode::KeptStatement::None;
   St.Text = Names.render(I.Cond);
   addUses(St.Uses, I.Cond);
+  if (!I.Tail.empty()) {
+    St.Tail = Names.render(I.Tail);
+    addUses(St.Uses, I.Tail);
+  }
   Ctx ThenCtx = C, ElseCtx = C;
   if (I.Test.Err != NoVar)
     (I.Test.Negated ? ElseCtx : ThenCtx).Failing.insert(I.Test.Err);
@@ -1122,7 +1128,7 @@ void CoroLowering::render(const CoList &L, std::string &Text, unsigned Depth) co
         render(Arm->Else, Text, Depth + 1);
         break;
       }
-      Text += "}\n";
+      Text += S.Tail.empty() ? std::string("}\n") : "} " + S.Tail + "\n";
       break;
     }
     case CoStmt::Kind::Try:

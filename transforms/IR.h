@@ -223,8 +223,8 @@ struct IfNode : Node {
   /// A statement that waits for nothing and may complete the function from
   /// inside, kept as written: Cond holds its text up to the block that Then
   /// holds, printed instead of `if (Cond)`. Loop: a loop's header (`for
-  /// (...)`, `while (...)`), Then its body (a validation loop: `for (auto &x
-  /// : xs) if (!ok(x)) return done(error(...));`). Catch: `try { ... } catch
+  /// (...)`, `while (...)`, `do`), Then its body (a validation loop: `for
+  /// (auto &x : xs) if (!ok(x)) return done(error(...));`). Catch: `try { ... } catch
   /// (...)`, whose try block completes nothing, Then its handler (`catch
   /// (const std::exception &e) { return done(error(e.what())); }`). Block:
   /// a nested `{ ... }`, Cond empty, Then its statements. Then holds no
@@ -235,6 +235,11 @@ struct IfNode : Node {
   /// The variables Cond declares (`i`, a range-for's element, the caught
   /// exception), in scope in Then only.
   std::vector<VarId> HeaderDeclares;
+  /// A kept `do` loop's `while (...);`, printed after Then's closing brace.
+  Text Tail;
+  /// A kept loop left only by the completions in its body (`for (;;)`,
+  /// `while (true)`, no `break` of its own): no path goes on after it.
+  bool Endless = false;
   static bool classof(const Node *N) { return N->Kind == NodeKind::If; }
 };
 

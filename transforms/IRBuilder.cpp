@@ -862,12 +862,8 @@ void Builder::buildStmt(const Stmt *S, Block &Out) {
   }
 
   if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S)) {
-    if (!isa<DoStmt>(S) && mentionsAsync(S) && onlyCompletesHandler(S))
-      return buildValidationLoop(S, Out);
     if (mentionsAsync(S) && onlyCompletesHandler(S))
-      return refuse(ids::AsyncInLoop, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
-                    "the handler is completed inside a loop; cannot convert (nothing in it waits: find what "
-                    "fails first, as with std::find_if, and complete the handler after the loop)");
+      return buildValidationLoop(S, Out);
     if (mentionsAsync(S) && isa<CXXForRangeStmt>(S))
       return refuse(ids::AsyncInLoop, S->getBeginLoc(), SourceRange(S->getBeginLoc(), S->getBeginLoc()),
                     "async call or handler use inside a range-for loop body; cannot convert (to start them all at "
@@ -943,6 +939,39 @@ static const Node *keptBodyLeak(const Block &B) {
   return nullptr;
 }
 
+/// Whether \p S holds a `break` that leaves the loop whose body it is (not
+/// one of a nested loop or `switch`, nor of a lambda's body).
+static bool breaksOut(const Stmt *S) {
+  if (!S || isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt, SwitchStmt, LambdaExpr>(S))
+    return false;
+  if (isa<BreakStmt>(S))
+    return true;
+  for (const Stmt *Child : S->children())
+    if (breaksOut(Child))
+      return true;
+  return false;
+}
+
+/// Whether the loop \p S is left only from inside its body, by a completion
+/// that returns (`for (;;)`, `while (true)`, `do ... while (1)` with no
+/// `break` of its own): no path goes on after it.
+static bool isEndless(const Stmt *S, const ASTContext &Ctx) {
+  const Expr *Cond = nullptr;
+  const Stmt *Body = nullptr;
+  if (const auto *For = dyn_cast<ForStmt>(S))
+    Cond = For->getCond(), Body = For->getBody();
+  else if (const auto *While = dyn_cast<WhileStmt>(S))
+    Cond = While->getCond(), Body = While->getBody();
+  else if (const auto *Do = dyn_cast<DoStmt>(S))
+    Cond = Do->getCond(), Body = Do->getBody();
+  else
+    return false;
+  bool True = false;
+  if (Cond && (Cond->isValueDependent() || !Cond->EvaluateAsBooleanCondition(True, Ctx) || !True))
+    return false;
+  return !breaksOut(Body);
+}
+
 /// A loop that waits for nothing and only completes the handler (a
 /// validation loop): an IfNode that keeps the loop's header as written.
 void Builder::buildValidationLoop(const Stmt *S, Block &Out) {
@@ -973,7 +1002,20 @@ void Builder::buildValidationLoop(const Stmt *S, Block &Out) {
         N->HeaderDeclares.push_back(varId(BD));
     else
       N->HeaderDeclares.push_back(varId(Range->getLoopVariable()));
+  } else if (const auto *Do = dyn_cast<DoStmt>(S)) {
+    // `do` is the header; `while (...);` after the body is the tail.
+    Body = Do->getBody();
+    auto Whole = offsets(S->getSourceRange());
+    auto Inner = offsets(Body->getSourceRange());
+    if (!Whole || !Inner || Inner->second > Whole->second)
+      return refuse(ids::Macro, S, "statement comes from a macro expansion; cannot convert");
+    unsigned Begin = Inner->second; // past an unbraced body's `;`
+    while (Begin < Whole->second && (Buffer[Begin] == ';' || isWhitespace(Buffer[Begin])))
+      ++Begin;
+    N->Tail = textAt(Begin, Whole->second);
+    N->Tail.Source += ";";
   }
+  N->Endless = isEndless(S, Ctx);
   buildKeptStatement(S, Body, std::move(N), Out);
 }
 

@@ -66,8 +66,12 @@ private:
       case NodeKind::If: {
         const auto &I = static_cast<const IfNode &>(N);
         std::string Test = I.Test.Err == NoVar ? "" : std::string(" [error test") + (I.Test.Negated ? ", negated" : "") + "]";
+        if (I.Endless)
+          Test += " [endless]";
         line(Depth, (I.Kept == IfNode::KeptStatement::None ? "if " : "kept ") + text(I.Cond) + Test);
         block(I.Then, Depth + 1);
+        if (!I.Tail.empty())
+          line(Depth, "tail " + text(I.Tail));
         if (I.HasElse) {
           line(Depth, "else");
           block(I.Else, Depth + 1);

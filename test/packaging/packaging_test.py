@@ -260,11 +260,8 @@ REFUSED = """#include <asyncshift/bench.hpp>
 
 void broken(std::uint64_t k, asyncshift::callback<> done) {
   asyncshift::fake::io("step", static_cast<std::int64_t>(k), [=](asyncshift::error err, std::int64_t n) {
-    if (err) return done(err); std::int64_t i = 0;
-    do { // refused: a loop that waits for nothing converts, but not a do loop
-      if (i > 2) return done({});
-    } while (++i < n);
-    done({});
+    if (err) return done(err);
+    while (true) { if (n % 2 == 0) return done(err); done({}); break; } // refused: done() without return
   });
 }
 

@@ -1,9 +1,10 @@
 // Statements that wait for nothing and may complete the handler from inside,
 // in callback style, one shape per function: validation loops (before the
 // first wait, between waits with variables that cross them, under a cleanup,
-// nested with break and continue, a while loop, in a parallel branch) and a
-// `catch` that completes (before a wait, between waits, in an arm that
-// joins), and a nested block that completes. The entry runs shape k % 10;
+// nested with break and continue, a while loop, in a parallel branch, a
+// `do` loop, a `for (;;)` left only by completing) and a `catch` that
+// completes (before a wait, between waits, in an arm that joins), and a
+// nested block that completes. The entry runs shape k % 12;
 // each style's trace digest must equal this file's, with and without
 // injected failures (a loop in each_series steps: series_validation.cpp).
 #include <asyncshift/bench.hpp>
@@ -213,6 +214,45 @@ void scoped(std::int64_t seed, callback<std::int64_t> done) {
   });
 }
 
+/// A `do` loop between waits: its body runs before the first test, and its
+/// condition reads variables that the wait after it reads.
+void retry_do(std::int64_t seed, callback<std::int64_t> done) {
+  fake::io("do.read", seed, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    std::int64_t tries = 0;
+    std::int64_t x = v % 16;
+    do {
+      if (x == 13) return done(error("unlucky"));
+      x = (x * 5 + 1) % 16;
+      ++tries;
+    } while (x % 4 != 0 && tries < 5);
+    fake::io("do.write", x + tries, [=](error err, std::int64_t w) {
+      if (err) return done(err);
+      done({}, x * 100 + tries * 10 + w % 10);
+    });
+  });
+}
+
+/// A `for (;;)` with no `break`, in one arm: it is left only by completing,
+/// so only the other arm reaches the next wait.
+void endless(std::int64_t seed, callback<std::int64_t> done) {
+  fake::io("endless.read", seed, [=](error err, std::int64_t v) {
+    if (err) return done(err);
+    std::int64_t n = v % 20;
+    if (v % 3 == 0) {
+      for (;;) {
+        if (n % 7 == 6) return done(error("stuck"));
+        if (n > 30) return done({}, n);
+        n += 4 + v % 3;
+      }
+    }
+    fake::io("endless.write", n, [=](error err, std::int64_t w) {
+      if (err) return done(err);
+      done({}, n * 10 + w % 10);
+    });
+  });
+}
+
 /// Adapts a value-returning shape to the entry's callback<>.
 void valued(int which, std::int64_t seed, callback<> done) {
   auto finish = [=](error err, std::int64_t v) {
@@ -227,6 +267,8 @@ void valued(int which, std::int64_t seed, callback<> done) {
   if (which == 5) return parse_first(seed, finish);
   if (which == 6) return parse_between(seed, finish);
   if (which == 7) return parse_then_join(seed, finish);
+  if (which == 10) return retry_do(seed, finish);
+  if (which == 11) return endless(seed, finish);
   scoped(seed, finish);
 }
 
@@ -234,7 +276,7 @@ void valued(int which, std::int64_t seed, callback<> done) {
 
 void validation(std::uint64_t k, callback<> done) {
   const auto seed = static_cast<std::int64_t>(k);
-  const int which = static_cast<int>(k % 10);
+  const int which = static_cast<int>(k % 12);
   if (which == 9) return with_cleanup(seed, done);
   valued(which, seed, done);
 }

@@ -1,9 +1,10 @@
 // A handler used inside a loop body is refused where the loop could not stay
 // a loop (a loop of async steps is written with asyncshift::each_series or the
 // recursive-lambda idiom: async-in-loop-starts.cpp). A loop that waits for
-// nothing converts (patterns/validation-loop.cpp) unless its body completes
-// the handler without returning (the loop would go on after the handler ran)
-// or returns without completing it.
+// nothing converts (patterns/validation-loop.cpp, do-loop.cpp,
+// endless-loop.cpp) unless its body completes the handler without returning
+// (the loop would go on after the handler ran) or returns without completing
+// it.
 // RUN: rm -f %t.out.cpp
 // RUN: not %asyncshift --style=coro %s -o %t.out.cpp -- %{tool_flags} 2> %t.err
 // RUN: FileCheck %s --input-file=%t.err --implicit-check-not=error:
@@ -36,12 +37,4 @@ void leave_early(int n, asyncshift::callback<int> done) {
     }
     done({}, 0);
   });
-}
-
-void check_once(int n, asyncshift::callback<int> done) {
-  do {
-    // CHECK: :[[@LINE-1]]:3: error: the handler is completed inside a loop; cannot convert (nothing in it waits: find what fails first, as with std::find_if, and complete the handler after the loop) [asyncshift-async-in-loop]
-    if (n < 0) return done(asyncshift::error("negative"));
-  } while (false);
-  read_int(n, done);
 }
