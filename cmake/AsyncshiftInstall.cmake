@@ -1,5 +1,6 @@
 # Installation: the tool, the runtime headers, the runtime and benchmark-main
-# libraries, and a relocatable CMake package:
+# libraries, the benchmark driver (asyncshift-bench), and a relocatable CMake
+# package:
 #
 #   cmake --install build --prefix P
 #   find_package(asyncshift CONFIG REQUIRED)      # with P in CMAKE_PREFIX_PATH
@@ -41,6 +42,10 @@ install(TARGETS ${ASYNCSHIFT_INSTALLED_TARGETS}
   RUNTIME DESTINATION "${CMAKE_INSTALL_BINDIR}"
   ARCHIVE DESTINATION "${CMAKE_INSTALL_LIBDIR}"
   LIBRARY DESTINATION "${CMAKE_INSTALL_LIBDIR}")
+# The benchmark driver, for workloads of the user's own: every style side by
+# side, the tables of `make bench` (scripts/bench.py --help).
+install(PROGRAMS "${PROJECT_SOURCE_DIR}/scripts/bench.py"
+  DESTINATION "${CMAKE_INSTALL_BINDIR}" RENAME asyncshift-bench)
 install(DIRECTORY "${PROJECT_SOURCE_DIR}/runtime/include/asyncshift"
   DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}"
   FILES_MATCHING PATTERN "*.hpp" PATTERN "*.h")

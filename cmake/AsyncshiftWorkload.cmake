@@ -12,7 +12,8 @@
 #       Adds a custom command that rewrites <file.cpp> into <style> and sets
 #       <out-var> to the generated file, <dir>/<stem>.<style><ext> (default
 #       <dir>: ${CMAKE_CURRENT_BINARY_DIR}/asyncshift). Add that file to a
-#       target of your own. The source is parsed with -std=c++20, the runtime's
+#       target of your own. The source is parsed as C++20 (or the newer
+#       standard of <target>'s CXX_STANDARD, else CMAKE_CXX_STANDARD), the runtime's
 #       include directories, the given ones and, with TARGET, the include
 #       directories and compile definitions <target> compiles with (usage
 #       requirements of what it links included). The command reruns when the
@@ -137,7 +138,16 @@ function(asyncshift_rewrite out_var)
       list(APPEND macros "$<$<CONFIG:${config}>:${config_macros}>")
     endif()
   endforeach()
-  set(flags -std=c++20
+  # The language standard: the target's CXX_STANDARD (with TARGET; set
+  # after this call in asyncshift_add_workload, hence a generator
+  # expression), else CMAKE_CXX_STANDARD, when it is newer than C++20, the
+  # least the runtime needs.
+  if(ARG_TARGET)
+    set(standard "$<TARGET_PROPERTY:${ARG_TARGET},CXX_STANDARD>")
+  else()
+    set(standard "${CMAKE_CXX_STANDARD}")
+  endif()
+  set(flags "-std=c++$<IF:$<OR:$<STREQUAL:${standard},23>,$<STREQUAL:${standard},26>>,${standard},20>"
     ${macros}
     "$<$<BOOL:${includes}>:-I$<JOIN:${includes},$<SEMICOLON>-I>>"
     "$<$<BOOL:${definitions}>:-D$<JOIN:${definitions},$<SEMICOLON>-D>>"
@@ -189,7 +199,9 @@ function(asyncshift_add_workload name)
     endif()
     add_executable(${target} "${src}")
     target_include_directories(${target} PRIVATE ${ARG_INCLUDE_DIRECTORIES})
-    target_compile_definitions(${target} PRIVATE ${ARG_COMPILE_DEFINITIONS})
+    # The style this binary is meant to run: its harness refuses to run an
+    # entry the rewrite left in another style.
+    target_compile_definitions(${target} PRIVATE ${ARG_COMPILE_DEFINITIONS} "ASYNCSHIFT_BENCH_STYLE=\"${style}\"")
     target_compile_options(${target} PRIVATE ${ARG_COMPILE_OPTIONS})
     target_link_libraries(${target} PRIVATE asyncshift::runtime asyncshift::bench_main ${ARG_LINK_LIBRARIES})
   endforeach()

@@ -3,6 +3,12 @@
 
     scripts/bench.py [--build-dir build] [--suites seeds overhead errors fanout]
                      [--repeat R] [--quick] [--no-node] [--out DIR] [--compiler cmake|clang]
+    asyncshift-bench --bench-dir DIR --workloads NAME... [--suites seeds overhead errors] [--quick]
+
+Your own workloads (asyncshift_add_workload, docs/usage.md): installed as
+<prefix>/bin/asyncshift-bench, this script runs the binaries DIR/<name>_<style>
+of each NAME in the seeds, overhead and errors suites (their parameters below)
+and prints the same tables; results go to DIR/bench/ unless --out says otherwise.
 
 Suites (each a table per workload):
   seeds     the seeds' configuration: n=10000 executions at once, t=1 ms per op,
@@ -348,6 +354,9 @@ def table_lines(table):
 
 
 def git_revision():
+    """This source tree's revision; None where the script is installed (asyncshift-bench)."""
+    if not os.path.exists(os.path.join(ROOT, "scripts", "bench.py")):
+        return None
     try:
         rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
                              timeout=10).stdout.strip()
@@ -527,6 +536,8 @@ def not_optimised(tables, build_dir):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build-dir", default="build")
+    parser.add_argument("--bench-dir", help="where the binaries <workload>_<style> are (default BUILD/bench): a "
+                        "project's build directory for workloads of your own, named with --workloads")
     parser.add_argument("--suites", nargs="+", default=[s.name for s in SUITES],
                         choices=[s.name for s in SUITES])
     parser.add_argument("--workloads", nargs="+", help="only these workloads")
@@ -539,10 +550,17 @@ def main(argv=None):
                         help="the CMake build's binaries (default), or the same sources compiled by clang++-19")
     args = parser.parse_args(argv)
 
-    bench_dir = os.path.join(args.build_dir, "bench")
-    out_dir = args.out or (os.path.join(bench_dir, "quick") if args.quick else bench_dir)
+    bench_dir = args.bench_dir or os.path.join(args.build_dir, "bench")
+    results_dir = os.path.join(bench_dir, "bench") if args.bench_dir else bench_dir
+    out_dir = args.out or (os.path.join(results_dir, "quick") if args.quick else results_dir)
     if not os.path.isdir(bench_dir):
-        sys.exit("bench.py: %s does not exist; build first (make bench)" % bench_dir)
+        sys.exit("bench.py: %s does not exist; build first (%s)" %
+                 (bench_dir, "cmake --build" if args.bench_dir else "make bench"))
+    if args.bench_dir and args.compiler != "cmake":
+        sys.exit("bench.py: --compiler clang compiles this repository's workloads again; for your own, build "
+                 "them with -DCMAKE_CXX_COMPILER=clang++-19 in a build directory of their own")
+    if args.bench_dir and not args.workloads:
+        sys.exit("bench.py: --bench-dir needs --workloads: the names given to asyncshift_add_workload")
     args.clang = None
     if args.compiler == "clang":
         args.clang = find_clang()
@@ -554,13 +572,24 @@ def main(argv=None):
     node = None if args.no_node else shutil.which("node")
     suites = [s for s in SUITES if s.name in args.suites]
     if args.workloads:
+        known = {w for s in SUITES for w in s.workloads}
+        for w in args.workloads:
+            if not any(os.path.exists(os.path.join(bench_dir, "%s_%s" % (w, style.replace("-", "_"))))
+                       for style in GENERATED_STYLES):
+                sys.exit("bench.py: no binaries of workload '%s' in %s (expected %s_callback, %s_coro, ...)" %
+                         (w, bench_dir, w, w))
         for s in suites:
             s.workloads = [w for w in s.workloads if w in args.workloads]
+            # A workload of the user's own runs where doxbee does: at n
+            # executions at once, on the real and the virtual clock.
+            if s.name in ("seeds", "overhead", "errors"):
+                s.workloads += [w for w in args.workloads if w not in known]
 
     notes = []
     if not node and not args.no_node:
         notes.append("note: node is not on PATH: the Node.js peers are skipped")
-    if not any(os.path.exists(os.path.join(bench_dir, "doxbee_" + s.replace("-", "_"))) for s in ASIO_STYLES):
+    if any("doxbee" in s.workloads for s in suites) and \
+            not any(os.path.exists(os.path.join(bench_dir, "doxbee_" + s.replace("-", "_"))) for s in ASIO_STYLES):
         notes.append("note: the Asio peers were not built (standalone Asio not found: apt-get install libasio-dev)")
     for note in notes:
         print(note)
@@ -578,9 +607,10 @@ def main(argv=None):
     if not tables:
         sys.exit("bench.py: no benchmark binaries under %s" % bench_dir)
 
-    ctx = context(args.build_dir, node, tables, [os.path.relpath(sys.argv[0], ROOT)] + (argv or sys.argv[1:]))
+    ctx = context(args.bench_dir or args.build_dir, node, tables,
+                  [os.path.relpath(sys.argv[0], ROOT)] + (argv or sys.argv[1:]))
     ctx["load_average_start"] = load_start
-    warn = not_optimised(tables, args.build_dir)
+    warn = not_optimised(tables, args.bench_dir or args.build_dir)
     if warn:
         print("***WARNING*** the benchmark binaries are not an optimised release build; the numbers mean little")
     for t in tables:

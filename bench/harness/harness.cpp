@@ -80,7 +80,7 @@ struct options {
                "                  (default: only when stderr is a terminal)\n"
                "  --harness-only  executions complete at once without running the workload:\n"
                "                  measures the harness's own cost per execution\n"
-               "  --dump-executions  print each execution's ops, trace hash and outcome to stderr\n"
+               "  --dump-executions  print each execution's op count, trace hash and outcome to stderr\n"
                "                  (to find the execution where two styles differ)\n",
                argv0);
   std::exit(code);
@@ -392,8 +392,19 @@ int harness_main(int argc, char** argv) {
   options o = parse(argc, argv);
   const workload* w = pick_workload(o, argv[0]);
   if (!w) return 2;
-  if (std::strcmp(build_kind(), "release") != 0)
-    std::fprintf(stderr, "***WARNING*** %s is not an optimised release build (%s): its timings mean little\n", argv[0], build_kind());
+  if (w->expected_style && std::strcmp(w->expected_style, w->style) != 0) {
+    std::fprintf(stderr,
+                 "%s: built as the %s style of workload '%s', but its entry is in %s style: the rewrite left it as it "
+                 "was (does the entry start anything asynchronous?)\n",
+                 argv[0], w->expected_style, w->name, w->style);
+    return 2;
+  }
+  // The workload's own file decides (a user's Debug build links the
+  // installed release main), unless this main is not a release build either.
+  const char* const build = std::strcmp(build_kind(), "release") != 0 || !w->build ? build_kind() : w->build;
+  const char* const made_by = w->compiler ? w->compiler : compiler();
+  if (std::strcmp(build, "release") != 0)
+    std::fprintf(stderr, "***WARNING*** %s is not an optimised release build (%s): its timings mean little\n", argv[0], build);
   if (w->run_loop && o.params.clock != clock_kind::real) {
     std::fprintf(stderr, "%s: %s runs on its own event loop, which has only the real clock\n", argv[0], w->style);
     return 2;
@@ -465,7 +476,7 @@ int harness_main(int argc, char** argv) {
               w->name, w->style, n, o.params.t, o.params.p, o.params.e, o.params.seed,
               o.params.clock == clock_kind::real ? "real" : "virtual", time_ms, cpu1 - cpu0, rss_peak, allocs_text,
               bytes_text, r.completed.load(), r.failed, r.digest, mem_mb, peak_text, warmup,
-              o.harness_only ? "true" : "false", build_kind(), compiler());
+              o.harness_only ? "true" : "false", build, made_by);
   std::fflush(stdout);
 
   if (r.duplicates != 0) {

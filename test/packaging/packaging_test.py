@@ -106,7 +106,7 @@ def cmd_install(env):
     # Relocatable: everything below is used from where the package was moved to.
     os.rename(staging, env.prefix)
 
-    expected = ["bin/asyncshift", "include/asyncshift/callback.hpp", "include/asyncshift/bench.hpp",
+    expected = ["bin/asyncshift", "bin/asyncshift-bench", "include/asyncshift/callback.hpp", "include/asyncshift/bench.hpp",
                 "include/asyncshift/task.hpp", "include/asyncshift/promise.hpp", "include/asyncshift/future.hpp",
                 "include/asyncshift/detail"]
     for rel in expected:
@@ -186,6 +186,18 @@ def cmd_consumer_run(env):
         check(r["completed"] == r["n"], "%s: not every execution ended" % r["style"])
         check(r["failed"] > 0, "%s: no injected failure" % r["style"])
     check(any(r.get("workload") == "restock" for r in runs), "restock did not run")
+
+
+def cmd_consumer_bench(env):
+    """The installed driver compares the consumer's styles: one table per suite, every style's digest the callback's."""
+    out = run_doc_block(env, "bench")
+    for suite_title in ("(virtual clock)", "(virtual clock, likelihood of rejection 0.1)"):
+        check("orders: results for 20000 parallel executions, 1 ms per I/O op %s" % suite_title in out,
+              "no orders table %s in the driver's output" % suite_title)
+    for style in STYLES:
+        rows = re.findall(r"^orders\.%s +.* (same|DIFFERS)$" % re.escape(style), out, re.M)
+        check(rows == ["same", "same"], "orders.%s: digests %s (expected 'same' in both tables)" % (style, rows))
+    check(os.path.exists(os.path.join(env.consumer_build, "bench", "quick", "results.json")), "no results.json")
 
 
 # --- incremental builds -------------------------------------------------------
@@ -314,6 +326,9 @@ NEEDS_BUILD_FLAGS = """#include <asyncshift/bench.hpp>
 #if !defined(FROM_CXX_FLAGS) || !defined(FROM_RELEASE_FLAGS) || defined(UNDONE)
 #error "parsed without the macros of CMAKE_CXX_FLAGS and CMAKE_CXX_FLAGS_RELEASE"
 #endif
+#if __cplusplus <= 202002L
+#error "parsed as C++20, not as the project's CMAKE_CXX_STANDARD 23"
+#endif
 
 void flags(std::uint64_t k, asyncshift::callback<> done) {
   asyncshift::fake::io("step", static_cast<std::int64_t>(k), [=](asyncshift::error err, std::int64_t) {
@@ -326,12 +341,43 @@ ASYNCSHIFT_WORKLOAD("flags", flags);
 
 
 def cmd_build_flags(env):
-    """The macros of CMAKE_CXX_FLAGS and CMAKE_CXX_FLAGS_<CONFIG> reach the tool's parser."""
+    """The macros of CMAKE_CXX_FLAGS and CMAKE_CXX_FLAGS_<CONFIG>, and CMAKE_CXX_STANDARD, reach the tool's parser."""
     _, build = scratch_project(env, "flags", workload_project("flags"), "flags.cpp", NEEDS_BUILD_FLAGS,
-                               ["-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_FLAGS=-DFROM_CXX_FLAGS -DUNDONE -Wall",
+                               ["-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_CXX_STANDARD=23",
+                                "-DCMAKE_CXX_FLAGS=-DFROM_CXX_FLAGS -DUNDONE -Wall",
                                 "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -D FROM_RELEASE_FLAGS -UUNDONE"], echo=True)
     env.ninja(build, "asyncshift/flags/flags.coro.cpp")
     check(os.path.exists(os.path.join(build, "asyncshift", "flags", "flags.coro.cpp")), "no rewrite written")
+
+
+SYNCHRONOUS_ENTRY = """#include <asyncshift/bench.hpp>
+
+// Starts nothing asynchronous: there is nothing for the tool to convert.
+void at_once(std::uint64_t k, asyncshift::callback<> done) {
+  if (k == 1000000) return done(asyncshift::error("never"));
+  done({});
+}
+
+ASYNCSHIFT_WORKLOAD("at_once", at_once);
+"""
+
+
+def cmd_unconverted_entry(env):
+    """A binary built as the coro style of an entry the rewrite left in callback style refuses to run; the
+    callback style's binary, built with no build type (no -O), says it is not optimised."""
+    project = workload_project("at_once").replace("STYLES coro", "STYLES callback coro")
+    _, build = scratch_project(env, "at-once", project, "at_once.cpp", SYNCHRONOUS_ENTRY)
+    env.ninja(build)
+    out = env.run([os.path.join(build, "at_once_callback"), "--n", "10", "--clock=virtual"])
+    runs = json_lines(out)
+    check(len(runs) == 1 and runs[0]["build"] == "debug",
+          "the unoptimised workload reports build %s (the installed main is a release build)" %
+          [r["build"] for r in runs])
+    check("is not an optimised release build (debug)" in out, "no warning about the unoptimised workload")
+    out = env.run([os.path.join(build, "at_once_coro"), "--n", "10", "--clock=virtual"], expect_ok=False)
+    check("built as the coro style of workload 'at_once', but its entry is in callback style" in out,
+          "the unconverted coro binary ran or said something else")
+    check(not json_lines(out), "the unconverted coro binary printed a result")
 
 
 SAME_NAME_PROJECT = """cmake_minimum_required(VERSION 3.25)
@@ -367,7 +413,7 @@ def cmd_same_name(env):
 def cmd_usage_doc(env):
     """docs/usage.md's examples are the tested ones, and its CMake example is the consumer's."""
     blocks = doc_blocks(env.usage)
-    for name in ("install", "files", "build", "files-p", "run"):
+    for name in ("install", "files", "build", "files-p", "run", "bench"):
         check(name in blocks, "docs/usage.md has no block marked <!-- test: %s -->" % name)
     text = open(env.usage, encoding="utf-8").read()
     consumer = open(os.path.join(env.args.source_dir, "examples", "consumer", "CMakeLists.txt")).read()
@@ -382,12 +428,14 @@ COMMANDS = {
     "tool-on-files": cmd_tool_on_files,
     "consumer-build": cmd_consumer_build,
     "consumer-run": cmd_consumer_run,
+    "consumer-bench": cmd_consumer_bench,
     "nothing-reruns": cmd_nothing_reruns,
     "header-touch": cmd_header_touch,
     "syntax-error": cmd_syntax_error,
     "refusal": cmd_refusal,
     "build-flags": cmd_build_flags,
     "same-name": cmd_same_name,
+    "unconverted-entry": cmd_unconverted_entry,
     "usage-doc": cmd_usage_doc,
 }
 

@@ -60,6 +60,16 @@ struct workload {
   /// A peer's own event loop (asio::io_context::run, say): run until idle.
   /// Null for asyncshift's workloads, which run on asyncshift::loop.
   void (*run_loop)() = nullptr;
+  /// How the workload's own file was compiled (ASYNCSHIFT_WORKLOAD records
+  /// it there: the benchmark main it links may have been built otherwise):
+  /// "release", "optimized-with-asserts" or "debug", and the compiler.
+  /// Null for peers, which are built with the benchmark main.
+  const char* build = nullptr;
+  const char* compiler = nullptr;
+  /// The style the build meant this binary to run (asyncshift_add_workload
+  /// defines ASYNCSHIFT_BENCH_STYLE per target), or null: a rewrite that
+  /// left the entry as it was is an error, not a "coro" row of callbacks.
+  const char* expected_style = nullptr;
 };
 
 inline std::vector<workload>& registry() {
@@ -67,14 +77,39 @@ inline std::vector<workload>& registry() {
   return r;
 }
 
+/// Where a registration comes from: how its file was compiled and the
+/// style its build meant it to be (the fields of workload of those names).
+struct origin {
+  const char* build = nullptr;
+  const char* compiler = nullptr;
+  const char* expected_style = nullptr;
+};
+
 /// One constructor per style of entry function.
 class registration {
 public:
-  registration(const char* name, void (*entry)(std::uint64_t, callback<>)) { add(name, "callback", entry, &start_callback); }
-  registration(const char* name, task<> (*entry)(std::uint64_t)) { add(name, "coro", entry, &start_task<void>); }
-  registration(const char* name, task<error> (*entry)(std::uint64_t)) { add(name, "coro-values", entry, &start_task<error>); }
-  registration(const char* name, promise<void> (*entry)(std::uint64_t)) { add(name, "promise", entry, &start_promise); }
-  registration(const char* name, future<void> (*entry)(std::uint64_t)) { add(name, "future", entry, &start_future); }
+  registration(const char* name, void (*entry)(std::uint64_t, callback<>), origin from = {}) {
+    add(name, "callback", entry, &start_callback, from);
+  }
+  registration(const char* name, task<> (*entry)(std::uint64_t), origin from = {}) {
+    add(name, "coro", entry, &start_task<void>, from);
+  }
+  registration(const char* name, task<error> (*entry)(std::uint64_t), origin from = {}) {
+    add(name, "coro-values", entry, &start_task<error>, from);
+  }
+  registration(const char* name, promise<void> (*entry)(std::uint64_t), origin from = {}) {
+    add(name, "promise", entry, &start_promise, from);
+  }
+  registration(const char* name, future<void> (*entry)(std::uint64_t), origin from = {}) {
+    add(name, "future", entry, &start_future, from);
+  }
+  /// Anything else: a workload's entry is `void f(std::uint64_t k,
+  /// asyncshift::callback<> done)` (or what the tool rewrites it into).
+  template <class F>
+  registration(const char*, F, origin = {}) {
+    static_assert(sizeof(F) == 0, "ASYNCSHIFT_WORKLOAD's entry must be `void entry(std::uint64_t k, asyncshift::callback<> "
+                                  "done)`: one execution k, completed through done with no value");
+  }
 
 private:
   // The starters are plain functions, not lambdas converted to pointers:
@@ -95,8 +130,9 @@ private:
   }
 
   template <class F>
-  static void add(const char* name, const char* style, F* entry, starter start) {
-    registry().push_back({name, style, reinterpret_cast<void*>(entry), start});
+  static void add(const char* name, const char* style, F* entry, starter start, origin from) {
+    registry().push_back({name, style, reinterpret_cast<void*>(entry), start, nullptr, from.build, from.compiler,
+                          from.expected_style});
   }
 };
 
@@ -113,7 +149,30 @@ inline bool register_peer(const char* name, const char* style, starter start, vo
 #define ASYNCSHIFT_WORKLOAD_CONCAT2(a, b) a##b
 #define ASYNCSHIFT_WORKLOAD_CONCAT(a, b) ASYNCSHIFT_WORKLOAD_CONCAT2(a, b)
 
+// How the file that expands ASYNCSHIFT_WORKLOAD is compiled (these expand
+// there, in the workload's own flags).
+#if defined(NDEBUG) && defined(__OPTIMIZE__)
+#define ASYNCSHIFT_BENCH_BUILD "release"
+#elif defined(__OPTIMIZE__)
+#define ASYNCSHIFT_BENCH_BUILD "optimized-with-asserts"
+#else
+#define ASYNCSHIFT_BENCH_BUILD "debug"
+#endif
+#if defined(__clang__)
+#define ASYNCSHIFT_BENCH_COMPILER "clang " __clang_version__
+#elif defined(__GNUC__)
+#define ASYNCSHIFT_BENCH_COMPILER "gcc " __VERSION__
+#else
+#define ASYNCSHIFT_BENCH_COMPILER "unknown"
+#endif
+#if defined(ASYNCSHIFT_BENCH_STYLE) // the style asyncshift_add_workload built this file as
+#define ASYNCSHIFT_BENCH_EXPECTED_STYLE ASYNCSHIFT_BENCH_STYLE
+#else
+#define ASYNCSHIFT_BENCH_EXPECTED_STYLE nullptr
+#endif
 /// Registers \p entry, an async function `(std::uint64_t k, callback<> done)`
 /// (or its rewritten form), as the workload \p name.
 #define ASYNCSHIFT_WORKLOAD(name, entry)                                                                               \
-  static const ::asyncshift::bench::registration ASYNCSHIFT_WORKLOAD_CONCAT(asyncshift_workload_, __LINE__)(name, entry)
+  static const ::asyncshift::bench::registration ASYNCSHIFT_WORKLOAD_CONCAT(asyncshift_workload_, __LINE__)(           \
+      name, entry,                                                                                                     \
+      ::asyncshift::bench::origin{ASYNCSHIFT_BENCH_BUILD, ASYNCSHIFT_BENCH_COMPILER, ASYNCSHIFT_BENCH_EXPECTED_STYLE})
