@@ -656,7 +656,7 @@ ErrorHandling classifyErrorHandling(const Continuation &C) {
   H.Cleanup = std::move(Cleanup);
   H.Rest = std::move(Rest);
   const Node &Done = *(If->Test.Negated ? If->Else : If->Then).back();
-  for (const std::string *Comment : {&Done.Comment, &Done.After})
+  for (const std::string *Comment : {&Done.Comment, &Done.Trailing, &Done.After})
     if (!Comment->empty())
       H.Comments += (H.Comments.empty() ? "" : "\n") + *Comment;
   return H;

@@ -831,8 +831,16 @@ std::string ChainLowering::lowerSeq(const std::vector<const Node *> &Nodes, cons
     case NodeKind::Return:
       Out += After;
       break;
-    case NodeKind::Complete:
-      return Out + lowerComplete(static_cast<const CompleteNode &>(*N), C) + After;
+    case NodeKind::Complete: {
+      std::string Done = lowerComplete(static_cast<const CompleteNode &>(*N), C);
+      if (!N->Trailing.empty()) { // on the line it became, when it became one
+        if (!Done.empty() && Done.back() == '\n' && Done.find('\n') == Done.size() - 1)
+          Done.insert(Done.size() - 1, " " + N->Trailing);
+        else
+          Done += N->Trailing + "\n";
+      }
+      return Out + Done + After;
+    }
     case NodeKind::Jump:
       return Out + lowerJump(static_cast<const JumpNode &>(*N), C) + After;
     case NodeKind::AsyncCall:
@@ -1094,7 +1102,7 @@ std::string ChainLowering::returnChain(const std::string &Head, Step First, bool
                                      St.ValueType == ResultType && St.ValueDeclType.empty()))) {
         if (Mode == Pass::Plan)
           text(C->Value);
-        for (const std::string *Comment : {&C->Comment, &C->After})
+        for (const std::string *Comment : {&C->Comment, &C->Trailing, &C->After})
           if (!Comment->empty())
             Folded += *Comment + "\n";
         continue;

@@ -323,10 +323,19 @@ void CoroLowering::lowerSeq(const std::vector<const Node *> &Nodes, CoList &OutL
     case NodeKind::Return:
       comment(N->After);
       return;
-    case NodeKind::Complete:
+    case NodeKind::Complete: {
+      const std::size_t Before = OutList.size();
       lowerComplete(static_cast<const CompleteNode &>(*N), OutList, C);
+      if (!N->Trailing.empty()) { // on the line it became, when it became one
+        CoStmt *One = OutList.size() == Before + 1 ? &OutList.back() : nullptr;
+        if (One && One->K == CoStmt::Kind::Line && One->Text.find('\n') == std::string::npos)
+          One->Text += " " + N->Trailing;
+        else
+          comment(N->Trailing);
+      }
       comment(N->After);
       return;
+    }
     case NodeKind::Jump:
       lowerJump(static_cast<const JumpNode &>(*N), OutList, C);
       comment(N->After);

@@ -129,6 +129,10 @@ struct Node {
   /// block's `}`, which the printers put after everything the node becomes
   /// (its continuation too: the comments keep their order in the text).
   std::string After;
+  /// A completion's `//` comment on its own line (`done({}, v); // why`),
+  /// which the printers keep on the line of what it becomes when that is one
+  /// line, and put after it otherwise. (A SyncNode's stays in its Code.)
+  std::string Trailing;
 };
 
 using NodePtr = std::unique_ptr<Node>;

@@ -596,6 +596,16 @@ void Builder::refuseGenericContinuation(const LambdaExpr *L) {
          "as in (asyncshift::error err, T value), to convert it");
 }
 
+/// The completion that an `if` without `else` holds alone (`if (c) return
+/// done(...);`, written on one line or not), which a `//` comment after the
+/// statement is about.
+static CompleteNode *unbracedCompletion(Node *N) {
+  auto *If = dyn<IfNode>(N);
+  if (!If || If->HasElse || If->Kept != IfNode::KeptStatement::None || If->Then.size() != 1)
+    return nullptr;
+  return dyn<CompleteNode>(If->Then.front().get());
+}
+
 void Builder::buildBlock(const Stmt *S, Block &Out) {
   const auto *CS = dyn_cast<CompoundStmt>(S);
   if (!CS)
@@ -641,6 +651,10 @@ void Builder::buildBlock(const Stmt *S, Block &Out) {
     if (!Trailing.empty()) {
       if (auto *Prev = Out.empty() ? nullptr : dyn<SyncNode>(Out.back().get()))
         Prev->Code.Source += " " + Trailing;
+      else if (Node *Done = Out.empty() ? nullptr : dyn<CompleteNode>(Out.back().get()))
+        Done->Trailing = Trailing;
+      else if (Node *Done = Out.empty() ? nullptr : unbracedCompletion(Out.back().get()))
+        Done->Trailing = Trailing; // `if (c) return done(...); // why`
       else
         Comment = Comment.empty() ? Trailing : Trailing + "\n" + Comment;
     }
@@ -668,6 +682,10 @@ void Builder::buildBlock(const Stmt *S, Block &Out) {
     if (!Trailing.empty()) {
       if (auto *Last = dyn<SyncNode>(Out.back().get()))
         Last->Code.Source += " " + Trailing;
+      else if (Node *Done = dyn<CompleteNode>(Out.back().get()))
+        Done->Trailing = Trailing;
+      else if (Node *Done = unbracedCompletion(Out.back().get()))
+        Done->Trailing = Trailing;
       else
         Comment = Comment.empty() ? Trailing : Trailing + "\n" + Comment;
     }

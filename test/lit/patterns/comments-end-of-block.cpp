@@ -1,8 +1,9 @@
 // Comments after the last statement of a block stay too: after what that
 // statement becomes, in the order they were written (a continuation's
 // closing comments, then the comments after the call that started it, then
-// the function's). A `//` comment on the last statement's line follows it
-// on a line of its own. (Before, all of these were dropped.)
+// the function's). A `//` comment on the last statement's line stays on
+// the line of what a completion becomes (comments-trailing.cpp). (Before,
+// all of these were dropped.)
 // RUN: %strip %s > %t.cpp
 // RUN: %asyncshift --style=coro %t.cpp -- %{tool_flags} > %t.coro.cpp 2> %t.coro.err
 // RUN: count 0 < %t.coro.err
@@ -48,8 +49,7 @@ void save(int key, bool twice, asyncshift::callback<int> done) {
 // CORO-NEXT: // end of the then-branch
 // CORO-NEXT: }
 // CORO-NEXT: co_await asyncshift::promisify([&](auto cb) { write_int(key, old + 1, cb); });
-// CORO-NEXT: co_return old;
-// CORO-NEXT: // reply with the old value
+// CORO-NEXT: co_return old; // reply with the old value
 // CORO-NEXT: // end of the last continuation
 // CORO-NEXT: // after the write started
 // CORO-NEXT: /* end of the function */
@@ -70,8 +70,7 @@ void save(int key, bool twice, asyncshift::callback<int> done) {
 // CORO_VALUES-NEXT: if (err_2) {
 // CORO_VALUES-NEXT: co_return err_2;
 // CORO_VALUES-NEXT: }
-// CORO_VALUES-NEXT: co_return {{[{][{]}}}, old};
-// CORO_VALUES-NEXT: // reply with the old value
+// CORO_VALUES-NEXT: co_return {{[{][{]}}}, old}; // reply with the old value
 // CORO_VALUES-NEXT: // end of the last continuation
 // CORO_VALUES-NEXT: // after the write started
 // CORO_VALUES-NEXT: /* end of the function */
@@ -98,8 +97,7 @@ void save(int key, bool twice, asyncshift::callback<int> done) {
 // PROMISE-NEXT: // after the write started
 // PROMISE-NEXT: })
 // PROMISE-NEXT: .then([=]() -> int {
-// PROMISE-NEXT: return state->old;
-// PROMISE-NEXT: // reply with the old value
+// PROMISE-NEXT: return state->old; // reply with the old value
 // PROMISE-NEXT: // end of the last continuation
 // PROMISE-NEXT: });
 // PROMISE-NEXT: /* end of the function */
@@ -126,8 +124,7 @@ void save(int key, bool twice, asyncshift::callback<int> done) {
 // FUTURE-NEXT: // after the write started
 // FUTURE-NEXT: })
 // FUTURE-NEXT: .then([=]() -> int {
-// FUTURE-NEXT: return state->old;
-// FUTURE-NEXT: // reply with the old value
+// FUTURE-NEXT: return state->old; // reply with the old value
 // FUTURE-NEXT: // end of the last continuation
 // FUTURE-NEXT: });
 // FUTURE-NEXT: /* end of the function */

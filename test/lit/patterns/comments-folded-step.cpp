@@ -49,8 +49,7 @@ void fetch(int key, asyncshift::callback<int> done) {
 // CORO-LABEL: asyncshift::task<int> fetch(int key) {
 // CORO-NEXT: auto value =
 // CORO-NEXT: co_await asyncshift::promisify<int>([&](auto cb) { read_int(key, cb); });
-// CORO-NEXT: co_return value;
-// CORO-NEXT: // as read
+// CORO-NEXT: co_return value; // as read
 // CORO-NEXT: }
 
 // CORO_VALUES-LABEL: asyncshift::task<asyncshift::error> store(int key) {
@@ -73,8 +72,7 @@ void fetch(int key, asyncshift::callback<int> done) {
 // CORO_VALUES-NEXT: if (err) {
 // CORO_VALUES-NEXT: co_return err;
 // CORO_VALUES-NEXT: }
-// CORO_VALUES-NEXT: co_return {{[{][{]}}}, value};
-// CORO_VALUES-NEXT: // as read
+// CORO_VALUES-NEXT: co_return {{[{][{]}}}, value}; // as read
 // CORO_VALUES-NEXT: }
 
 // PROMISE-LABEL: asyncshift::promise<> store(int key) {
