@@ -596,14 +596,23 @@ void Builder::refuseGenericContinuation(const LambdaExpr *L) {
          "as in (asyncshift::error err, T value), to convert it");
 }
 
-/// The completion that an `if` without `else` holds alone (`if (c) return
-/// done(...);`, written on one line or not), which a `//` comment after the
-/// statement is about.
-static CompleteNode *unbracedCompletion(Node *N) {
-  auto *If = dyn<IfNode>(N);
-  if (!If || If->HasElse || If->Kept != IfNode::KeptStatement::None || If->Then.size() != 1)
-    return nullptr;
-  return dyn<CompleteNode>(If->Then.front().get());
+/// Keeps \p Trailing, a `//` comment written after the statement \p N was
+/// built from, on its line: in a kept statement's code, or on a completion
+/// (`done({}, v); // why`), also one that an `if` without `else` holds
+/// alone (`if (c) return done(...); // why`). False if N is none of those.
+static bool keepOnItsLine(Node &N, const std::string &Trailing) {
+  if (auto *Sync = dyn<SyncNode>(&N)) {
+    Sync->Code.Source += " " + Trailing;
+    return true;
+  }
+  Node *Done = dyn<CompleteNode>(&N);
+  if (auto *If = dyn<IfNode>(&N);
+      If && !If->HasElse && If->Kept == IfNode::KeptStatement::None && If->Then.size() == 1)
+    Done = dyn<CompleteNode>(If->Then.front().get());
+  if (!Done)
+    return false;
+  Done->Trailing = Trailing;
+  return true;
 }
 
 void Builder::buildBlock(const Stmt *S, Block &Out) {
@@ -648,16 +657,8 @@ void Builder::buildBlock(const Stmt *S, Block &Out) {
     std::string Trailing;
     std::string Comment = GapBegin && ChildBegin ? commentsBetween(*GapBegin, *ChildBegin, Trailing) : "";
     // `stmt; // says what stmt does` stays on its statement's line.
-    if (!Trailing.empty()) {
-      if (auto *Prev = Out.empty() ? nullptr : dyn<SyncNode>(Out.back().get()))
-        Prev->Code.Source += " " + Trailing;
-      else if (Node *Done = Out.empty() ? nullptr : dyn<CompleteNode>(Out.back().get()))
-        Done->Trailing = Trailing;
-      else if (Node *Done = Out.empty() ? nullptr : unbracedCompletion(Out.back().get()))
-        Done->Trailing = Trailing; // `if (c) return done(...); // why`
-      else
-        Comment = Comment.empty() ? Trailing : Trailing + "\n" + Comment;
-    }
+    if (!Trailing.empty() && (Out.empty() || !keepOnItsLine(*Out.back(), Trailing)))
+      Comment = Comment.empty() ? Trailing : Trailing + "\n" + Comment;
     if (auto End = offsets(Child->getSourceRange()))
       GapBegin = End->second;
     else
@@ -679,16 +680,8 @@ void Builder::buildBlock(const Stmt *S, Block &Out) {
   if (std::optional<unsigned> End = offsetOf(CS->getRBracLoc()); GapBegin && End && !Out.empty()) {
     std::string Trailing;
     std::string Comment = commentsBetween(*GapBegin, *End, Trailing);
-    if (!Trailing.empty()) {
-      if (auto *Last = dyn<SyncNode>(Out.back().get()))
-        Last->Code.Source += " " + Trailing;
-      else if (Node *Done = dyn<CompleteNode>(Out.back().get()))
-        Done->Trailing = Trailing;
-      else if (Node *Done = unbracedCompletion(Out.back().get()))
-        Done->Trailing = Trailing;
-      else
-        Comment = Comment.empty() ? Trailing : Trailing + "\n" + Comment;
-    }
+    if (!Trailing.empty() && !keepOnItsLine(*Out.back(), Trailing))
+      Comment = Comment.empty() ? Trailing : Trailing + "\n" + Comment;
     Out.back()->After = std::move(Comment);
   }
   // A continuation's leading error check that only passes the error on
