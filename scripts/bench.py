@@ -210,12 +210,17 @@ def clang_binary(clang, bench_dir, workload, style):
     return _clang_binaries[key]
 
 
+def binary_path(bench_dir, workload, style):
+    """Where the CMake build puts <workload>_<style> ('-' in a style is '_' in a target's name)."""
+    return os.path.join(bench_dir, "%s_%s" % (workload, style.replace("-", "_")))
+
+
 def candidates(suite, workload, bench_dir, node, clang=None):
     """(style, command) for every binary or peer that exists for this workload; given clang (a
     compiler path), the binaries the CMake build made are compiled again by it (clang_binary)."""
     out = []
     for style in GENERATED_STYLES + (ASIO_STYLES if suite.peers else []):
-        binary = os.path.join(bench_dir, "%s_%s" % (workload, style.replace("-", "_")))
+        binary = binary_path(bench_dir, workload, style)
         if os.path.exists(binary) and clang:
             binary = clang_binary(clang, bench_dir, workload, style)
             if not binary:
@@ -574,8 +579,7 @@ def main(argv=None):
     if args.workloads:
         known = {w for s in SUITES for w in s.workloads}
         for w in args.workloads:
-            if not any(os.path.exists(os.path.join(bench_dir, "%s_%s" % (w, style.replace("-", "_"))))
-                       for style in GENERATED_STYLES):
+            if not any(os.path.exists(binary_path(bench_dir, w, style)) for style in GENERATED_STYLES):
                 sys.exit("bench.py: no binaries of workload '%s' in %s (expected %s_callback, %s_coro, ...)" %
                          (w, bench_dir, w, w))
         for s in suites:
@@ -589,7 +593,7 @@ def main(argv=None):
     if not node and not args.no_node:
         notes.append("note: node is not on PATH: the Node.js peers are skipped")
     if any("doxbee" in s.workloads for s in suites) and \
-            not any(os.path.exists(os.path.join(bench_dir, "doxbee_" + s.replace("-", "_"))) for s in ASIO_STYLES):
+            not any(os.path.exists(binary_path(bench_dir, "doxbee", s)) for s in ASIO_STYLES):
         notes.append("note: the Asio peers were not built (standalone Asio not found: apt-get install libasio-dev)")
     for note in notes:
         print(note)

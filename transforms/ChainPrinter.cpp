@@ -834,7 +834,7 @@ std::string ChainLowering::lowerSeq(const std::vector<const Node *> &Nodes, cons
     case NodeKind::Complete: {
       std::string Done = lowerComplete(static_cast<const CompleteNode &>(*N), C);
       if (!N->Trailing.empty()) { // on the line it became, when it became one
-        if (!Done.empty() && Done.back() == '\n' && Done.find('\n') == Done.size() - 1)
+        if (!Done.empty() && Done.find('\n') == Done.size() - 1) // one line
           Done.insert(Done.size() - 1, " " + N->Trailing);
         else
           Done += N->Trailing + "\n";

@@ -384,10 +384,10 @@ int asyncshiftMain(int Argc, const char **Argv) {
     llvm::SmallVector<StringRef, 4> Lines;
     Text.split(Lines, '\n');
     for (StringRef Line : Lines) {
-      StringRef Guess = Line.substr(Line.find("Did you mean '") == StringRef::npos ? Line.size()
-                                                                                 : Line.find("Did you mean '") + 14);
-      if (!Guess.empty() && Guess.find('\'') <= 2)
-        continue;
+      const StringRef Ask = "Did you mean '";
+      const std::size_t At = Line.find(Ask);
+      if (At != StringRef::npos && Line.substr(At + Ask.size()).find('\'') <= 2)
+        continue; // the guess is one or two letters long
       Said += (Said.empty() ? "" : "\n") + Line.str();
     }
     error(Said);

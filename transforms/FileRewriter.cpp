@@ -188,11 +188,14 @@ private:
       if (End > Buf.size())
         continue;
       // `#if 0`: code no build takes.
-      StringRef Directive = Buf.slice(Begin, End).take_until([](char C) { return C == '\n'; });
-      Directive = Directive.ltrim().drop_front(Directive.ltrim().starts_with("#") ? 1 : 0).ltrim();
-      if (Directive.consume_front("if") && Directive.ltrim().starts_with("0") &&
-          (Directive.ltrim().size() == 1 || !isAlphanumeric(Directive.ltrim()[1])))
-        continue;
+      StringRef Directive = Buf.slice(Begin, End).take_until([](char C) { return C == '\n'; }).ltrim();
+      Directive.consume_front("#");
+      Directive = Directive.ltrim();
+      if (Directive.consume_front("if")) {
+        Directive = Directive.ltrim();
+        if (Directive.consume_front("0") && (Directive.empty() || !isAlphanumeric(Directive.front())))
+          continue;
+      }
       Lexer Raw(Start, LO, Buf.data(), Buf.data() + Begin, Buf.data() + End);
       Token T;
       bool AtEnd = false; // set with the range's last token, which still counts
